@@ -1,0 +1,82 @@
+// Builds the three bundles in one run: the extension host, the headless app-server, the webview.
+// `--production` minifies without source maps (what ships); `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+  define: { __THREADLINE_VERSION__: JSON.stringify(pkg.version) },
+};
+
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+
+const builds = {
+  extension: {
+    ...node,
+    entryPoints: { extension: 'extension/main.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+  },
+  server: {
+    ...node,
+    entryPoints: { server: 'server/cli/main.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  webview: {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: { webview: 'webview/main.tsx' },
+    outdir: 'dist',
+    loader: { '.ttf': 'file' },
+    assetNames: '[name]',
+    define: {
+      ...common.define,
+      'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
+    },
+  },
+};
+
+function report(name, result) {
+  const outputs = Object.entries(result.metafile.outputs).filter(([file]) => !file.endsWith('.map'));
+  for (const [file, info] of outputs) {
+    console.log(`  ${name.padEnd(9)} ${file.padEnd(24)} ${(info.bytes / 1024).toFixed(1).padStart(8)} KiB`);
+  }
+}
+
+rmSync('dist', { recursive: true, force: true });
+mkdirSync('dist', { recursive: true });
+if (watch) {
+  for (const [name, options] of Object.entries(builds)) {
+    const onEnd = (r) => {
+      if (!r.metafile) return;
+      report(name, r);
+      if (name === 'server') chmodSync('dist/server.js', 0o755);
+    };
+    const plugins = [{ name: 'report', setup: (b) => b.onEnd(onEnd) }];
+    const ctx = await esbuild.context({ ...options, plugins });
+    await ctx.watch();
+  }
+  console.log('watching for changes…');
+} else {
+  const results = await Promise.all(
+    Object.entries(builds).map(async ([name, o]) => [name, await esbuild.build(o)]),
+  );
+  console.log(`Threadline ${pkg.version} (${production ? 'production' : 'development'} build):`);
+  for (const [name, result] of results) {
+    report(name, result);
+    writeFileSync(`dist/${name}.meta.json`, JSON.stringify(result.metafile));
+  }
+  chmodSync('dist/server.js', 0o755);
+}

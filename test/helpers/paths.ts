@@ -1,0 +1,23 @@
+// Where the built artifacts live, resolved from the repository root so tests run from any cwd.
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+
+export const repoRoot = resolve(__dirname, '..', '..');
+export const serverBundle = resolve(repoRoot, 'dist', 'server.js');
+
+export const packageJson = JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  main: string;
+  bin: Record<string, string>;
+  engines: Record<string, string>;
+  dependencies: Record<string, string>;
+  contributes: {
+    commands: { command: string; title: string }[];
+    viewsContainers: { activitybar: { id: string; icon: string }[] };
+    views: Record<string, { id: string }[]>;
+    viewsWelcome: { view: string; contents: string }[];
+  };
+};
+
+export const vsixPath = resolve(repoRoot, `${packageJson.name}-${packageJson.version}.vsix`);

@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import yauzl from 'yauzl';
+import { packageJson, repoRoot, vsixPath } from '../helpers/paths';
+
+function listZip(path: string): Promise<string[]> {
+  return new Promise((resolveList, reject) => {
+    yauzl.open(path, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      const names: string[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolveList(names.sort()));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+describe('the .vsix', () => {
+  before(function () {
+    if (!existsSync(vsixPath)) assert.fail(`${vsixPath} is missing: run \`npm run package\` first`);
+  });
+
+  it('ships exactly the bundles, media and documents', async () => {
+    const files = (await listZip(vsixPath)).filter((f) => f.startsWith('extension/'));
+    assert.deepEqual(files, [
+      'extension/LICENSE.txt',
+      'extension/changelog.md',
+      'extension/dist/codicon.ttf',
+      'extension/dist/extension.js',
+      'extension/dist/server.js',
+      'extension/dist/webview.css',
+      'extension/dist/webview.js',
+      'extension/media/icon.png',
+      'extension/media/threadline.svg',
+      'extension/package.json',
+      'extension/readme.md',
+    ]);
+  });
+
+  it('is under 3 MB', () => {
+    const size = statSync(vsixPath).size;
+    assert.ok(size < 3 * 1024 * 1024, `vsix is ${size} bytes`);
+  });
+});
+
+describe('the extension manifest', () => {
+  const contributes = packageJson.contributes;
+
+  it('points main and bin at bundles that exist', () => {
+    assert.equal(packageJson.main, 'dist/extension.js');
+    assert.ok(existsSync(resolve(repoRoot, packageJson.main)));
+    assert.ok(existsSync(resolve(repoRoot, packageJson.bin.threadline)));
+  });
+
+  it('has an activity-bar container whose icon exists and whose views are declared', () => {
+    const [container] = contributes.viewsContainers.activitybar;
+    assert.equal(container?.id, 'threadline');
+    assert.ok(existsSync(resolve(repoRoot, container.icon)));
+    assert.ok((contributes.views.threadline ?? []).length > 0);
+  });
+
+  it('links only to commands it contributes', () => {
+    const declared = new Set(contributes.commands.map((c) => c.command));
+    for (const welcome of contributes.viewsWelcome) {
+      for (const [, command] of welcome.contents.matchAll(/\(command:([\w.]+)/g)) {
+        assert.ok(declared.has(command!), `viewsWelcome links to undeclared command ${command}`);
+      }
+    }
+  });
+
+  it('has only pure-JS runtime dependencies (they are bundled, none ship unbundled)', () => {
+    const native = ['node-gyp', 'bindings', 'node-addon-api', 'prebuild-install'];
+    for (const name of Object.keys(packageJson.dependencies)) {
+      const dep = JSON.parse(
+        readFileSync(resolve(repoRoot, 'node_modules', name, 'package.json'), 'utf8'),
+      ) as { gypfile?: boolean; dependencies?: Record<string, string>; scripts?: Record<string, string> };
+      assert.ok(!dep.gypfile, `${name} is a native addon`);
+      assert.ok(!native.some((n) => dep.dependencies?.[n]), `${name} depends on a native build tool`);
+      assert.ok(!dep.scripts?.install, `${name} has an install script`);
+    }
+  });
+});
