@@ -1,0 +1,29 @@
+// The server's logger: stderr only, because stdout carries protocol messages. The level comes from
+// THREADLINE_LOG (error | warn | info | debug | trace; default info).
+const levels = ['error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof levels)[number];
+
+export interface Logger {
+  error(message: string): void;
+  warn(message: string): void;
+  info(message: string): void;
+  debug(message: string): void;
+  trace(message: string): void;
+}
+
+export function parseLogLevel(value: string | undefined): LogLevel {
+  const wanted = value?.toLowerCase();
+  return levels.find((level) => level === wanted) ?? 'info';
+}
+
+export function createLogger(
+  level: LogLevel = parseLogLevel(process.env.THREADLINE_LOG),
+  sink: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
+  const threshold = levels.indexOf(level);
+  const at = (name: LogLevel) =>
+    levels.indexOf(name) <= threshold
+      ? (message: string) => sink(`${new Date().toISOString()} ${name.toUpperCase()} ${message}\n`)
+      : () => {};
+  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
+}

@@ -1,0 +1,176 @@
+// Newline-delimited JSON framing for vscode-jsonrpc (its built-in stream reader expects
+// Content-Length headers). The server uses it on stdio and the extension on the server's pipes.
+import type { Readable, Writable } from 'node:stream';
+import { AbstractMessageReader, AbstractMessageWriter, Disposable } from 'vscode-jsonrpc';
+import type { DataCallback, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc';
+import { decodeMessage, encodeMessage, type MalformedMessage } from './envelope';
+
+export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * Splits a byte stream into lines without ever holding more than `maxLineBytes` of one line:
+ * an oversized line is dropped as it streams in and reported once its end arrives.
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private discardedBytes = 0;
+
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly onLine: (line: string) => void,
+    private readonly onOversized: (bytes: number) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      this.take(chunk.subarray(start, end));
+      this.finishLine();
+      start = end + 1;
+    }
+    if (start < chunk.length) this.take(chunk.subarray(start));
+  }
+
+  private take(piece: Buffer): void {
+    if (this.discardedBytes > 0) {
+      this.discardedBytes += piece.length;
+    } else if (this.pendingBytes + piece.length > this.maxLineBytes) {
+      this.discardedBytes = this.pendingBytes + piece.length;
+      this.pending = [];
+      this.pendingBytes = 0;
+    } else if (piece.length > 0) {
+      // Copy: the stream may reuse the chunk's memory after this call returns.
+      this.pending.push(Buffer.from(piece));
+      this.pendingBytes += piece.length;
+    }
+  }
+
+  private finishLine(): void {
+    if (this.discardedBytes > 0) {
+      const bytes = this.discardedBytes;
+      this.discardedBytes = 0;
+      this.onOversized(bytes);
+      return;
+    }
+    const line = (this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)).toString(
+      'utf8',
+    );
+    this.pending = [];
+    this.pendingBytes = 0;
+    const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (trimmed.trim().length > 0) this.onLine(trimmed);
+  }
+}
+
+export interface NdjsonReaderOptions {
+  maxLineBytes?: number;
+  /** Called for lines that are not valid messages; without it they surface as reader errors. */
+  onMalformed?: (error: MalformedMessage) => void;
+  /** Called for every valid message before it reaches the connection; return false to drop it. */
+  admit?: (message: Message) => boolean;
+}
+
+export class NdjsonMessageReader extends AbstractMessageReader implements MessageReader {
+  private readonly maxLineBytes: number;
+
+  constructor(
+    private readonly readable: Readable,
+    private readonly options: NdjsonReaderOptions = {},
+  ) {
+    super();
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  listen(callback: DataCallback): Disposable {
+    const malformed = (error: MalformedMessage) =>
+      this.options.onMalformed ? this.options.onMalformed(error) : this.fireError(new Error(error.message));
+    const splitter = new LineSplitter(
+      this.maxLineBytes,
+      (line) => {
+        const decoded = decodeMessage(line);
+        if (!decoded.ok) return malformed(decoded.error);
+        if (this.options.admit && !this.options.admit(decoded.message)) return;
+        callback(decoded.message);
+      },
+      (bytes) =>
+        malformed({
+          code: -32600,
+          message: `Invalid request: message of ${bytes} bytes exceeds the limit of ${this.maxLineBytes} bytes`,
+          id: null,
+        }),
+    );
+    const onData = (chunk: Buffer | string) =>
+      splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const onError = (error: Error) => this.fireError(error);
+    const onClose = () => this.fireClose();
+    this.readable.on('data', onData);
+    this.readable.on('error', onError);
+    this.readable.on('end', onClose);
+    this.readable.on('close', onClose);
+    return Disposable.create(() => {
+      this.readable.off('data', onData);
+      this.readable.off('error', onError);
+      this.readable.off('end', onClose);
+      this.readable.off('close', onClose);
+    });
+  }
+
+  pause(): void {
+    this.readable.pause();
+  }
+
+  resume(): void {
+    this.readable.resume();
+  }
+}
+
+export interface NdjsonWriterOptions {
+  /** Sees every message as it is written (the server uses it to settle in-flight request ids). */
+  observe?: (message: Message) => void;
+  /** Told when the output backs up and when it drains, so the owner can stop reading meanwhile. */
+  onBackpressure?: (blocked: boolean) => void;
+}
+
+export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
+  private errorCount = 0;
+
+  constructor(
+    private readonly writable: Writable,
+    private readonly options: NdjsonWriterOptions = {},
+  ) {
+    super();
+    writable.on('error', (error: Error) => this.fireError(error));
+    writable.on('close', () => this.fireClose());
+  }
+
+  write(message: Message): Promise<void> {
+    this.options.observe?.(message);
+    if (this.writable.destroyed || this.writable.writableEnded) return Promise.resolve();
+    let line: string;
+    try {
+      line = encodeMessage(message) + '\n';
+    } catch (error) {
+      this.fireError(error, message, ++this.errorCount);
+      return Promise.reject(error);
+    }
+    return new Promise((resolve) => {
+      // A full pipe resolves on drain, so a slow reader slows its writers instead of growing memory.
+      if (this.writable.write(line)) return resolve();
+      this.options.onBackpressure?.(true);
+      const done = () => {
+        this.writable.off('drain', done);
+        this.writable.off('close', done);
+        this.options.onBackpressure?.(false);
+        resolve();
+      };
+      this.writable.on('drain', done);
+      this.writable.on('close', done);
+    });
+  }
+
+  end(): void {
+    this.writable.end();
+  }
+}
