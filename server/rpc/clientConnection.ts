@@ -71,23 +71,22 @@ export class ClientConnection implements Peer {
 
   constructor(transport: Transport, dispatch: Dispatch, log: Logger) {
     const admission = new Admission();
-    // Egress is bounded by not reading more requests while the client is not reading our output.
-    let reader: ReturnType<Transport['createReader']> | undefined;
-    this.writer = transport.createWriter({
-      observe: (message) => admission.settle(message),
-      onBackpressure: (blocked) => (blocked ? reader?.pause?.() : reader?.resume?.()),
-    });
     const reject = (error: MalformedMessage) => {
       log.debug(`connection ${this.id}: ${error.message}`);
       this.writer.write(admission.rejection(error)).catch(() => {});
     };
-    reader = transport.createReader({
+    const reader = transport.createReader({
       onMalformed: reject,
       admit: (message) => {
         const error = admission.admit(message);
         if (error) reject(error);
         return error === undefined;
       },
+    });
+    // Egress is bounded by not reading more requests while the client is not reading our output.
+    this.writer = transport.createWriter({
+      observe: (message) => admission.settle(message),
+      onBackpressure: (blocked) => (blocked ? reader.pause?.() : reader.resume?.()),
     });
     this.connection = createMessageConnection(reader, this.writer, rpcLogger(log, this.id));
     this.connection.onRequest((method, params) => this.handle(dispatch, method, params, log));
