@@ -3,19 +3,57 @@ export type ParsedArgs =
   | { kind: 'version' }
   | { kind: 'help' }
   | { kind: 'error'; message: string }
-  | { kind: 'app-server'; listen: string };
+  | { kind: 'app-server'; listen: string; allowRemote: boolean }
+  | { kind: 'generate'; format: 'json-schema' | 'ts'; out: string; experimental: boolean };
 
 export function usage(): string {
-  return `Usage: threadline <command> [options]
+  return `Usage: threadline app-server [options]
+       threadline app-server generate-json-schema --out DIR [--experimental]
+       threadline app-server generate-ts --out DIR [--experimental]
 
-Commands:
-  app-server [--listen URL]   Serve the Codex app-server protocol (JSON-RPC, one message per line).
-                              URL is stdio:// (default) or ws://IP:PORT.
+Serves the Codex app-server protocol: JSON-RPC 2.0, one message per line.
 
 Options:
-  -h, --help                  Show this help.
-  -v, --version               Print the version.
+  --listen URL        stdio:// (default) or ws://IP:PORT (one message per text frame;
+                      GET /healthz and /readyz answer on the same port)
+  --allow-remote      allow --listen on an address other than loopback
+  --out DIR           where generate-json-schema / generate-ts write their files
+  --experimental      include experimental methods and fields in generated output
+  -h, --help          show this help
+  -v, --version       print the version
+
+Environment:
+  THREADLINE_HOME     where threads and settings live (default ~/.threadline)
+  THREADLINE_LOG      stderr log level: error, warn, info (default), debug, trace
 `;
+}
+
+interface Flags {
+  listen: string;
+  allowRemote: boolean;
+  out: string | undefined;
+  experimental: boolean;
+}
+
+function parseFlags(rest: string[]): Flags | string {
+  const flags: Flags = { listen: 'stdio://', allowRemote: false, out: undefined, experimental: false };
+  for (let i = 0; i < rest.length; i++) {
+    const [name, inline] = rest[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const value = () => inline ?? rest[++i];
+    if (name === '--listen' || name === '--out') {
+      const v = value();
+      if (v === undefined || v === '') return `${name} needs a value`;
+      if (name === '--listen') flags.listen = v;
+      else flags.out = v;
+    } else if (name === '--allow-remote' && inline === undefined) {
+      flags.allowRemote = true;
+    } else if (name === '--experimental' && inline === undefined) {
+      flags.experimental = true;
+    } else {
+      return `unknown option '${rest[i]}'`;
+    }
+  }
+  return flags;
 }
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -23,18 +61,19 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (argv.includes('--version') || argv.includes('-v')) return { kind: 'version' };
   const [command, ...rest] = argv;
   if (command !== 'app-server') return { kind: 'error', message: `unknown command '${command}'` };
-  let listen = 'stdio://';
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    if (arg === '--listen') {
-      const value = rest[++i];
-      if (value === undefined) return { kind: 'error', message: '--listen needs a URL' };
-      listen = value;
-    } else if (arg?.startsWith('--listen=')) {
-      listen = arg.slice('--listen='.length);
-    } else {
-      return { kind: 'error', message: `unknown option '${arg}'` };
-    }
+  const generator =
+    rest[0] === 'generate-json-schema' ? 'json-schema' : rest[0] === 'generate-ts' ? 'ts' : undefined;
+  const flags = parseFlags(generator ? rest.slice(1) : rest);
+  if (typeof flags === 'string') return { kind: 'error', message: flags };
+  if (generator) {
+    if (flags.out === undefined) return { kind: 'error', message: `${rest[0]} needs --out DIR` };
+    return { kind: 'generate', format: generator, out: flags.out, experimental: flags.experimental };
   }
-  return { kind: 'app-server', listen };
+  if (flags.out !== undefined || flags.experimental) {
+    return {
+      kind: 'error',
+      message: '--out and --experimental belong to generate-json-schema / generate-ts',
+    };
+  }
+  return { kind: 'app-server', listen: flags.listen, allowRemote: flags.allowRemote };
 }

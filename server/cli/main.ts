@@ -1,5 +1,5 @@
-// Entry point of `threadline` (dist/server.js). Kept tiny so `--version` and `--help` answer without
-// loading the server; each subcommand is imported only when it runs.
+// Entry point of `threadline` (dist/server.js). `--version` and `--help` answer without running
+// any server code; each command's modules are evaluated only when that command runs.
 import { parseArgs, usage } from './args';
 
 async function main(argv: string[]): Promise<number> {
@@ -14,9 +14,16 @@ async function main(argv: string[]): Promise<number> {
     case 'error':
       process.stderr.write(`threadline: ${parsed.message}\n\n${usage()}`);
       return 2;
-    case 'app-server':
-      process.stderr.write('threadline: the app-server is not built yet\n');
-      return 1;
+    case 'generate': {
+      const { writeJsonSchema, writeTypeScript } = await import('../protocol/generate');
+      const write = parsed.format === 'ts' ? writeTypeScript : writeJsonSchema;
+      await write(parsed.out, { experimental: parsed.experimental });
+      return 0;
+    }
+    case 'app-server': {
+      const { runAppServer } = await import('../app');
+      return runAppServer({ listen: parsed.listen, allowRemote: parsed.allowRemote });
+    }
   }
 }
 
@@ -25,9 +32,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(
-      `threadline: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    process.stderr.write(`threadline: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   },
 );

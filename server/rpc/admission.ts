@@ -11,6 +11,7 @@ export class Admission {
   private readonly inFlight = new Set<RequestId>();
   // Our own error answers to rejected messages must not settle an earlier request with the same id.
   private readonly rejections = new WeakSet<object>();
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT) {}
 
@@ -44,5 +45,12 @@ export class Admission {
     if (this.rejections.has(message)) return;
     const { id, method } = message as { id?: RequestId | null; method?: unknown };
     if (method === undefined && id !== undefined && id !== null) this.inFlight.delete(id);
+    if (this.inFlight.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once every admitted request has been answered. */
+  idle(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 }

@@ -16,6 +16,8 @@ import { ErrorCodes, RpcError } from './rpcError';
 export interface ReaderHooks {
   onMalformed: (error: MalformedMessage) => void;
   admit: (message: Message) => boolean;
+  /** The client will send nothing more: answer what is in flight, then close. */
+  onEnd: () => void;
 }
 
 export interface WriterHooks {
@@ -82,6 +84,7 @@ export class ClientConnection implements Peer {
         if (error) reject(error);
         return error === undefined;
       },
+      onEnd: () => void admission.idle().then(() => this.close()),
     });
     // Egress is bounded by not reading more requests while the client is not reading our output.
     this.writer = transport.createWriter({

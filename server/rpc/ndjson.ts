@@ -70,6 +70,8 @@ export interface NdjsonReaderOptions {
   onMalformed?: (error: MalformedMessage) => void;
   /** Called for every valid message before it reaches the connection; return false to drop it. */
   admit?: (message: Message) => boolean;
+  /** Called when the input ends; without it the reader closes at once. */
+  onEnd?: () => void;
 }
 
 export class NdjsonMessageReader extends AbstractMessageReader implements MessageReader {
@@ -104,16 +106,22 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     const onData = (chunk: Buffer | string) =>
       splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     const onError = (error: Error) => this.fireError(error);
-    const onClose = () => this.fireClose();
+    let ended = false;
+    const onEnd = () => {
+      if (ended) return;
+      ended = true;
+      if (this.options.onEnd) this.options.onEnd();
+      else this.fireClose();
+    };
     this.readable.on('data', onData);
     this.readable.on('error', onError);
-    this.readable.on('end', onClose);
-    this.readable.on('close', onClose);
+    this.readable.on('end', onEnd);
+    this.readable.on('close', onEnd);
     return Disposable.create(() => {
       this.readable.off('data', onData);
       this.readable.off('error', onError);
-      this.readable.off('end', onClose);
-      this.readable.off('close', onClose);
+      this.readable.off('end', onEnd);
+      this.readable.off('close', onEnd);
     });
   }
 

@@ -14,31 +14,48 @@ describe('threadline command line', () => {
   });
 
   it('defaults app-server to stdio and accepts --listen in both spellings', () => {
-    assert.deepEqual(parseArgs(['app-server']), { kind: 'app-server', listen: 'stdio://' });
-    assert.deepEqual(parseArgs(['app-server', '--listen', 'ws://127.0.0.1:0']), {
+    assert.deepEqual(parseArgs(['app-server']), { kind: 'app-server', listen: 'stdio://', allowRemote: false });
+    assert.deepEqual(parseArgs(['app-server', '--listen', 'ws://127.0.0.1:0', '--allow-remote']), {
       kind: 'app-server',
       listen: 'ws://127.0.0.1:0',
+      allowRemote: true,
     });
     assert.deepEqual(parseArgs(['app-server', '--listen=stdio://']), {
       kind: 'app-server',
       listen: 'stdio://',
+      allowRemote: false,
+    });
+  });
+
+  it('parses the schema generators', () => {
+    assert.deepEqual(parseArgs(['app-server', 'generate-json-schema', '--out', '/tmp/x']), {
+      kind: 'generate',
+      format: 'json-schema',
+      out: '/tmp/x',
+      experimental: false,
+    });
+    assert.deepEqual(parseArgs(['app-server', 'generate-ts', '--out=/tmp/y', '--experimental']), {
+      kind: 'generate',
+      format: 'ts',
+      out: '/tmp/y',
+      experimental: true,
+    });
+    assert.deepEqual(parseArgs(['app-server', 'generate-ts']), {
+      kind: 'error',
+      message: 'generate-ts needs --out DIR',
     });
   });
 
   it('rejects unknown commands and options with a message', () => {
     assert.deepEqual(parseArgs(['serve']), { kind: 'error', message: "unknown command 'serve'" });
-    assert.deepEqual(parseArgs(['app-server', '--bogus']), {
-      kind: 'error',
-      message: "unknown option '--bogus'",
-    });
-    assert.deepEqual(parseArgs(['app-server', '--listen']), {
-      kind: 'error',
-      message: '--listen needs a URL',
-    });
+    assert.deepEqual(parseArgs(['app-server', '--bogus']), { kind: 'error', message: "unknown option '--bogus'" });
+    assert.deepEqual(parseArgs(['app-server', '--listen']), { kind: 'error', message: '--listen needs a value' });
+    assert.equal(parseArgs(['app-server', '--experimental']).kind, 'error');
   });
 
-  it('documents every command in the usage text', () => {
-    assert.match(usage(), /app-server/);
-    assert.match(usage(), /--listen/);
+  it('documents every command and option in the usage text', () => {
+    for (const word of ['app-server', 'generate-json-schema', 'generate-ts', '--listen', '--allow-remote', 'THREADLINE_HOME']) {
+      assert.ok(usage().includes(word), word);
+    }
   });
 });

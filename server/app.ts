@@ -1,0 +1,61 @@
+// The composition root of `threadline app-server`: resolves the home directory, builds the
+// services and the method table, and serves them on the requested transport until it closes.
+import { resolveHome } from './config/home';
+import { createLogger, type Logger } from './log';
+import { createDispatcher } from './rpc/dispatcher';
+import { parseListenUrl, serveStdio, type Listening } from './rpc/listen';
+import type { Dispatch } from './rpc/clientConnection';
+import { methodHandlers } from './methods';
+import { Services } from './services';
+
+export interface AppServerOptions {
+  listen: string;
+  allowRemote: boolean;
+}
+
+export async function runAppServer(options: AppServerOptions): Promise<number> {
+  const log = createLogger();
+  const target = parseListenUrl(options.listen);
+  keepRunningOnStrayErrors(log);
+  const services = new Services(resolveHome(), log);
+  const dispatch = createDispatcher(methodHandlers(services), log);
+  const listening = await listen(target, options, dispatch, services, log);
+  const stop = () => void listening.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  await listening.closed;
+  await services.close();
+  log.info('server stopped');
+  return 0;
+}
+
+async function listen(
+  target: ReturnType<typeof parseListenUrl>,
+  options: AppServerOptions,
+  dispatch: Dispatch,
+  services: Services,
+  log: Logger,
+): Promise<Listening> {
+  if (target.kind === 'stdio') return serveStdio(dispatch, log);
+  const { serveWebSocket } = await import('./rpc/wsServer');
+  const listening = await serveWebSocket(
+    { ...target, allowRemote: options.allowRemote, isReady: () => services.ready },
+    dispatch,
+    log,
+  );
+  // Tests and scripts read the bound address (the port may have been 0) from this line.
+  process.stderr.write(`threadline app-server listening on ${listening.url}\n`);
+  return listening;
+}
+
+// A bug in one request's handling must not take down every thread the server holds.
+function keepRunningOnStrayErrors(log: Logger): void {
+  process.on('uncaughtException', (error) =>
+    log.error(`uncaught exception: ${error.stack ?? error.message}`),
+  );
+  process.on('unhandledRejection', (reason) =>
+    log.error(
+      `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+    ),
+  );
+}

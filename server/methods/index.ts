@@ -1,0 +1,9 @@
+// Every method family's handlers, in one table for the dispatcher.
+import type { HandlerTable } from '../rpc/dispatcher';
+import type { Services } from '../services';
+import { initializeHandlers } from './initialize';
+import { threadHandlers } from './thread';
+
+export function methodHandlers(services: Services): HandlerTable {
+  return { ...initializeHandlers(services.home), ...threadHandlers(services) };
+}

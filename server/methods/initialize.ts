@@ -1,0 +1,30 @@
+// `initialize`: completes the connection's handshake and describes this server.
+import { platform, release, arch } from 'node:os';
+import type { HandlerTable } from '../rpc/dispatcher';
+import type { ParamsOf, ResultOf } from '../protocol/methods';
+
+export function platformOs(): string {
+  if (process.platform === 'darwin') return 'macos';
+  if (process.platform === 'win32') return 'windows';
+  return process.platform;
+}
+
+export function initializeHandlers(home: string): HandlerTable {
+  return {
+    initialize: (params: ParamsOf<'initialize'>, { peer }): ResultOf<'initialize'> => {
+      const { clientInfo } = params;
+      peer.completeHandshake({
+        clientInfo,
+        experimentalApi: params.capabilities?.experimentalApi === true,
+        optOutNotificationMethods: params.capabilities?.optOutNotificationMethods ?? [],
+      });
+      const client = `${clientInfo.name}/${clientInfo.version}`;
+      return {
+        userAgent: `threadline/${__THREADLINE_VERSION__} (${platform()} ${release()}; ${arch()}) ${client}`,
+        codexHome: home,
+        platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
+        platformOs: platformOs(),
+      };
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// The method table: every client request this server knows, its params and result schemas, and
+// whether it is experimental. Handlers, validation and schema output all derive from it.
+import type { Static, TSchema } from '@sinclair/typebox';
+import { InitializeParams, InitializeResponse } from './initialize';
+import { serverNotifications } from './notifications';
+import * as T from './threadMethods';
+
+export interface MethodSpec {
+  params: TSchema;
+  result: TSchema;
+  /** The whole method needs `capabilities.experimentalApi`. */
+  experimental?: boolean;
+  /** Documented by the spec but absent from the reference schema. */
+  specOnly?: boolean;
+}
+
+export const clientRequests = {
+  initialize: { params: InitializeParams, result: InitializeResponse },
+  'thread/start': { params: T.ThreadStartParams, result: T.ThreadSessionResponse },
+  'thread/resume': { params: T.ThreadResumeParams, result: T.ThreadSessionResponse },
+  'thread/fork': { params: T.ThreadForkParams, result: T.ThreadSessionResponse },
+  'thread/read': { params: T.ThreadReadParams, result: T.ThreadResponse },
+  'thread/list': { params: T.ThreadListParams, result: T.ThreadListResponse },
+  'thread/loaded/list': { params: T.ThreadLoadedListParams, result: T.ThreadLoadedListResponse },
+  'thread/name/set': { params: T.ThreadNameSetParams, result: T.EmptyResponse },
+  'thread/archive': { params: T.ThreadIdParams, result: T.EmptyResponse },
+  'thread/unarchive': { params: T.ThreadIdParams, result: T.ThreadResponse },
+  'thread/unsubscribe': { params: T.ThreadIdParams, result: T.ThreadUnsubscribeResponse },
+  'thread/rollback': { params: T.ThreadRollbackParams, result: T.ThreadResponse, specOnly: true },
+  'thread/revert': { params: T.ThreadRevertParams, result: T.ThreadResponse },
+  'thread/turns/list': { params: T.ThreadTurnsListParams, result: T.ThreadTurnsListResponse },
+} as const satisfies Record<string, MethodSpec>;
+
+export type ClientMethod = keyof typeof clientRequests;
+export type ParamsOf<M extends ClientMethod> = Static<(typeof clientRequests)[M]['params']>;
+export type ResultOf<M extends ClientMethod> = Static<(typeof clientRequests)[M]['result']>;
+
+export { serverNotifications };
+export type NotificationMethod = keyof typeof serverNotifications;
+export type NotificationParamsOf<N extends NotificationMethod> = Static<(typeof serverNotifications)[N]>;

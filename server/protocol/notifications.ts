@@ -1,0 +1,15 @@
+// Notifications the server sends about threads.
+import { Type } from '@sinclair/typebox';
+import { Nullable, Shape } from './schema';
+import { Thread, ThreadStatus } from './thread';
+
+const ThreadId = { threadId: Type.String() };
+
+export const serverNotifications = {
+  'thread/started': Shape({ thread: Thread }),
+  'thread/status/changed': Shape({ ...ThreadId, status: ThreadStatus }),
+  'thread/archived': Shape(ThreadId),
+  'thread/unarchived': Shape(ThreadId),
+  'thread/closed': Shape(ThreadId),
+  'thread/name/updated': Shape({ ...ThreadId, threadName: Nullable(Type.String()) }),
+} as const;

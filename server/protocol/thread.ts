@@ -1,0 +1,102 @@
+// Threads and turns as the protocol shows them. Times are Unix seconds; fields named …Ms are
+// milliseconds.
+import { Type, type Static } from '@sinclair/typebox';
+import { ThreadItem } from './items';
+import { Nullable, Opt, Seconds, StringEnum } from './schema';
+
+export const ThreadActiveFlag = StringEnum(['waitingOnApproval', 'waitingOnUserInput']);
+
+export const ThreadStatus = Type.Union([
+  Type.Object({ type: Type.Literal('notLoaded') }),
+  Type.Object({ type: Type.Literal('idle') }),
+  Type.Object({ type: Type.Literal('systemError') }),
+  Type.Object({ type: Type.Literal('active'), activeFlags: Type.Array(ThreadActiveFlag) }),
+]);
+export type ThreadStatus = Static<typeof ThreadStatus>;
+
+export const GitInfo = Type.Object({
+  sha: Opt(Type.String()),
+  branch: Opt(Type.String()),
+  originUrl: Opt(Type.String()),
+});
+export type GitInfo = Static<typeof GitInfo>;
+
+export const SessionSource = Type.Union([
+  StringEnum(['cli', 'vscode', 'exec', 'appServer', 'unknown']),
+  Type.Object({ custom: Type.String() }, { additionalProperties: false }),
+]);
+export type SessionSource = Static<typeof SessionSource>;
+
+const errorWithStatus = (name: string) =>
+  Type.Object(
+    { [name]: Type.Object({ httpStatusCode: Opt(Type.Integer({ minimum: 0, maximum: 65535 })) }) },
+    { additionalProperties: false },
+  );
+
+export const CodexErrorInfo = Type.Union([
+  StringEnum([
+    'contextWindowExceeded',
+    'usageLimitExceeded',
+    'rateLimitExceeded',
+    'serverOverloaded',
+    'modelNotFound',
+    'internalServerError',
+    'unauthorized',
+    'badRequest',
+    'threadRollbackFailed',
+    'sandboxError',
+    'other',
+  ]),
+  errorWithStatus('httpConnectionFailed'),
+  errorWithStatus('responseStreamConnectionFailed'),
+  errorWithStatus('responseStreamDisconnected'),
+  errorWithStatus('responseTooManyFailedAttempts'),
+]);
+export type CodexErrorInfo = Static<typeof CodexErrorInfo>;
+
+export const TurnError = Type.Object({
+  message: Type.String(),
+  codexErrorInfo: Opt(CodexErrorInfo),
+  additionalDetails: Opt(Type.String()),
+});
+export type TurnError = Static<typeof TurnError>;
+
+export const TurnStatus = StringEnum(['completed', 'interrupted', 'failed', 'inProgress']);
+export type TurnStatus = Static<typeof TurnStatus>;
+
+export const TurnItemsView = StringEnum(['notLoaded', 'summary', 'full']);
+export type TurnItemsView = Static<typeof TurnItemsView>;
+
+export const Turn = Type.Object({
+  id: Type.String(),
+  items: Type.Array(ThreadItem),
+  itemsView: Type.Optional(TurnItemsView),
+  status: TurnStatus,
+  error: Nullable(TurnError),
+  startedAt: Nullable(Seconds),
+  completedAt: Nullable(Seconds),
+  durationMs: Nullable(Type.Integer()),
+});
+export type Turn = Static<typeof Turn>;
+
+export const Thread = Type.Object({
+  id: Type.String(),
+  sessionId: Type.String(),
+  preview: Type.String(),
+  name: Nullable(Type.String()),
+  cwd: Type.String(),
+  modelProvider: Type.String(),
+  model: Nullable(Type.String()),
+  createdAt: Seconds,
+  updatedAt: Seconds,
+  status: ThreadStatus,
+  ephemeral: Type.Boolean(),
+  source: SessionSource,
+  turns: Type.Array(Turn),
+  cliVersion: Type.String(),
+  projectId: Nullable(Type.String()),
+  forkedFromId: Nullable(Type.String()),
+  gitInfo: Nullable(GitInfo),
+  path: Nullable(Type.String()),
+});
+export type Thread = Static<typeof Thread>;

@@ -1,0 +1,81 @@
+// Runtime validation of incoming params against the method table. Validators compile on first use
+// of each method, so starting the server compiles nothing.
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { clientRequests, type ClientMethod } from './methods';
+import { isExperimental } from './schema';
+
+const compiled = new Map<ClientMethod, TypeCheck<TSchema>>();
+
+export function isClientMethod(method: string): method is ClientMethod {
+  return Object.prototype.hasOwnProperty.call(clientRequests, method);
+}
+
+function checker(method: ClientMethod): TypeCheck<TSchema> {
+  let check = compiled.get(method);
+  if (!check) {
+    check = TypeCompiler.Compile(clientRequests[method].params);
+    compiled.set(method, check);
+  }
+  return check;
+}
+
+export type Validated = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+
+export function validateParams(method: ClientMethod, raw: unknown): Validated {
+  // The spec's own examples omit params for methods whose params are all optional.
+  const params = raw === undefined || raw === null ? {} : raw;
+  if (Array.isArray(params))
+    return { ok: false, message: 'Invalid params: expected an object, got an array' };
+  const check = checker(method);
+  if (check.Check(params)) return { ok: true, value: params as Record<string, unknown> };
+  return { ok: false, message: `Invalid params: ${describeError(check, params)}` };
+}
+
+function describeError(check: TypeCheck<TSchema>, value: unknown): string {
+  const first = check.Errors(value).First();
+  if (!first) return 'does not match the schema';
+  const path = first.path.replace(/^\//, '').replace(/\//g, '.') || 'params';
+  const got = first.value === undefined ? 'missing' : `got ${describeValue(first.value)}`;
+  return `${path}: ${expectation(first.schema)} (${got})`;
+}
+
+function expectation(schema: TSchema): string {
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.enum)) return `expected one of ${s.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (s.const !== undefined) return `expected ${JSON.stringify(s.const)}`;
+  if (Array.isArray(s.anyOf)) {
+    const options = (s.anyOf as TSchema[]).map((o) => expectation(o).replace(/^expected /, ''));
+    return `expected ${[...new Set(options)].join(' or ')}`;
+  }
+  const bounds = [
+    typeof s.minimum === 'number' ? `>= ${s.minimum}` : '',
+    typeof s.minLength === 'number' && s.minLength > 0 ? `non-empty` : '',
+  ].filter(Boolean);
+  const type = typeof s.type === 'string' ? s.type : 'a valid value';
+  return `expected ${bounds.includes('non-empty') ? 'non-empty ' : ''}${type}${bounds
+    .filter((b) => b !== 'non-empty')
+    .map((b) => ` ${b}`)
+    .join('')}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string')
+    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** The descriptor of the experimental method or field this request uses, if any. */
+export function experimentalUse(method: ClientMethod, params: Record<string, unknown>): string | undefined {
+  const spec = clientRequests[method] as { params: TSchema; experimental?: boolean };
+  if (spec.experimental) return method;
+  const properties = (spec.params as { properties?: Record<string, TSchema> }).properties ?? {};
+  for (const [field, schema] of Object.entries(properties)) {
+    if (isExperimental(schema) && params[field] !== undefined && params[field] !== null)
+      return `${method}.${field}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,97 @@
+// Threads held in memory, who is subscribed to each, and their status. Thread-scoped events go
+// only to subscribers; when the last subscriber leaves, the thread is unloaded.
+import type { Peer } from '../rpc/clientConnection';
+import type { ThreadStatus } from '../protocol/thread';
+
+interface LoadedThread {
+  status: ThreadStatus;
+  subscribers: Set<Peer>;
+}
+
+export type UnsubscribeResult = 'unsubscribed' | 'notSubscribed' | 'notLoaded';
+
+const NOT_LOADED: ThreadStatus = { type: 'notLoaded' };
+
+export class LoadedThreads {
+  private readonly threads = new Map<string, LoadedThread>();
+  private readonly watchedPeers = new WeakSet<Peer>();
+
+  ids(): string[] {
+    return [...this.threads.keys()];
+  }
+
+  isLoaded(threadId: string): boolean {
+    return this.threads.has(threadId);
+  }
+
+  statusOf(threadId: string): ThreadStatus {
+    return this.threads.get(threadId)?.status ?? NOT_LOADED;
+  }
+
+  /** Loads the thread if needed (idle) and subscribes the peer to its events. */
+  subscribe(threadId: string, peer: Peer): void {
+    let thread = this.threads.get(threadId);
+    if (!thread) {
+      thread = { status: { type: 'idle' }, subscribers: new Set() };
+      this.threads.set(threadId, thread);
+    }
+    thread.subscribers.add(peer);
+    if (!this.watchedPeers.has(peer)) {
+      this.watchedPeers.add(peer);
+      peer.onClose(() => this.dropPeer(peer));
+    }
+  }
+
+  unsubscribe(threadId: string, peer: Peer): UnsubscribeResult {
+    const thread = this.threads.get(threadId);
+    if (!thread) return 'notLoaded';
+    if (!thread.subscribers.delete(peer)) return 'notSubscribed';
+    if (thread.subscribers.size === 0) {
+      // The leaving peer was subscribed until now, so it is the one to hear that the thread closed.
+      this.threads.delete(threadId);
+      peer.notify('thread/status/changed', { threadId, status: NOT_LOADED });
+      peer.notify('thread/closed', { threadId });
+    }
+    return 'unsubscribed';
+  }
+
+  setStatus(threadId: string, status: ThreadStatus): void {
+    const thread = this.threads.get(threadId);
+    if (!thread || sameStatus(thread.status, status)) return;
+    thread.status = status;
+    this.notify(threadId, 'thread/status/changed', { threadId, status });
+  }
+
+  /** Sends a thread-scoped event to the thread's subscribers. */
+  notify(threadId: string, method: string, params: unknown): void {
+    for (const peer of this.threads.get(threadId)?.subscribers ?? []) peer.notify(method, params);
+  }
+
+  /** Sends a lifecycle event to the peer that caused it and to the thread's other subscribers. */
+  notifyWith(origin: Peer, threadId: string, method: string, params: unknown): void {
+    const subscribers = this.threads.get(threadId)?.subscribers;
+    if (!subscribers?.has(origin)) origin.notify(method, params);
+    this.notify(threadId, method, params);
+  }
+
+  /** Forgets a thread entirely (archived): its subscribers are told it closed. */
+  unload(threadId: string): void {
+    const thread = this.threads.get(threadId);
+    if (!thread) return;
+    this.threads.delete(threadId);
+    for (const peer of thread.subscribers) {
+      peer.notify('thread/status/changed', { threadId, status: NOT_LOADED });
+      peer.notify('thread/closed', { threadId });
+    }
+  }
+
+  private dropPeer(peer: Peer): void {
+    for (const [threadId, thread] of this.threads) {
+      if (thread.subscribers.delete(peer) && thread.subscribers.size === 0) this.threads.delete(threadId);
+    }
+  }
+}
+
+function sameStatus(a: ThreadStatus, b: ThreadStatus): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

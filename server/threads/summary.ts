@@ -1,0 +1,30 @@
+// What the index keeps per thread: enough to list and filter without opening its rollout.
+import type { History, ThreadMeta } from './records';
+
+export interface ThreadSummary extends ThreadMeta {
+  updatedAt: number;
+  name: string | null;
+  preview: string;
+  archived: boolean;
+  /** The rollout's path relative to the home directory. */
+  path: string;
+}
+
+const PREVIEW_CHARS = 240;
+
+export function previewOf(text: string | null): string {
+  if (!text) return '';
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > PREVIEW_CHARS ? `${oneLine.slice(0, PREVIEW_CHARS - 1)}…` : oneLine;
+}
+
+export function summarize(history: History, path: string, archived: boolean): ThreadSummary {
+  return {
+    ...history.meta,
+    updatedAt: history.updatedAt,
+    name: history.name,
+    preview: previewOf(history.firstUserText),
+    archived,
+    path,
+  };
+}

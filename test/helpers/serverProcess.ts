@@ -1,0 +1,82 @@
+// Drives the built server (dist/server.js) as a child process over real stdio, the way the extension
+// does. Every message the server sends is kept and checked against the reference schema.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serverBundle } from './paths';
+import { MessageLog, type Incoming } from './messageLog';
+
+export interface StartOptions {
+  home?: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export function tempDir(prefix = 'threadline-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export class ServerProcess extends MessageLog {
+  private stdoutTail = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    readonly child: ChildProcessWithoutNullStreams,
+    readonly home: string,
+  ) {
+    super((text) => child.stdin.write(text));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => (this.stderr += chunk));
+    child.stdin.on('error', () => {});
+    this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static start(options: StartOptions = {}): ServerProcess {
+    const home = options.home ?? tempDir();
+    const child = spawn(process.execPath, [serverBundle, 'app-server', ...(options.args ?? [])], {
+      env: { ...process.env, THREADLINE_HOME: home, THREADLINE_LOG: 'debug', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    return new ServerProcess(child, home);
+  }
+
+  /** Starts a server and completes the handshake. */
+  static async started(options: StartOptions & { experimentalApi?: boolean } = {}): Promise<ServerProcess> {
+    const server = ServerProcess.start(options);
+    await server.initialize({ experimentalApi: options.experimentalApi ?? false });
+    return server;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async stop(): Promise<void> {
+    if (this.alive) {
+      this.child.stdin.end();
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 3000);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    this.assertSchemaClean();
+  }
+
+  private onStdout(chunk: string): void {
+    const lines = (this.stdoutTail + chunk).split('\n');
+    this.stdoutTail = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.length === 0) continue;
+      let message: Incoming;
+      try {
+        message = JSON.parse(line) as Incoming;
+      } catch {
+        throw new Error(`server wrote a line that is not JSON to stdout: ${line.slice(0, 200)}`);
+      }
+      this.receive(message);
+    }
+  }
+}
