@@ -36,10 +36,11 @@ async function listen(
   services: Services,
   log: Logger,
 ): Promise<Listening> {
-  if (target.kind === 'stdio') return serveStdio(dispatch, log);
+  const maxMessageBytes = Number(process.env.THREADLINE_MAX_MESSAGE_BYTES) || undefined;
+  if (target.kind === 'stdio') return serveStdio(dispatch, log, maxMessageBytes);
   const { serveWebSocket } = await import('./rpc/wsServer');
   const listening = await serveWebSocket(
-    { ...target, allowRemote: options.allowRemote, isReady: () => services.ready },
+    { ...target, allowRemote: options.allowRemote, maxMessageBytes, isReady: () => services.ready },
     dispatch,
     log,
   );
