@@ -14,7 +14,11 @@ describe('threadline command line', () => {
   });
 
   it('defaults app-server to stdio and accepts --listen in both spellings', () => {
-    assert.deepEqual(parseArgs(['app-server']), { kind: 'app-server', listen: 'stdio://', allowRemote: false });
+    assert.deepEqual(parseArgs(['app-server']), {
+      kind: 'app-server',
+      listen: 'stdio://',
+      allowRemote: false,
+    });
     assert.deepEqual(parseArgs(['app-server', '--listen', 'ws://127.0.0.1:0', '--allow-remote']), {
       kind: 'app-server',
       listen: 'ws://127.0.0.1:0',
@@ -48,13 +52,26 @@ describe('threadline command line', () => {
 
   it('rejects unknown commands and options with a message', () => {
     assert.deepEqual(parseArgs(['serve']), { kind: 'error', message: "unknown command 'serve'" });
-    assert.deepEqual(parseArgs(['app-server', '--bogus']), { kind: 'error', message: "unknown option '--bogus'" });
-    assert.deepEqual(parseArgs(['app-server', '--listen']), { kind: 'error', message: '--listen needs a value' });
+    assert.deepEqual(parseArgs(['app-server', '--bogus']), {
+      kind: 'error',
+      message: "unknown option '--bogus'",
+    });
+    assert.deepEqual(parseArgs(['app-server', '--listen']), {
+      kind: 'error',
+      message: '--listen needs a value',
+    });
     assert.equal(parseArgs(['app-server', '--experimental']).kind, 'error');
   });
 
   it('documents every command and option in the usage text', () => {
-    for (const word of ['app-server', 'generate-json-schema', 'generate-ts', '--listen', '--allow-remote', 'THREADLINE_HOME']) {
+    for (const word of [
+      'app-server',
+      'generate-json-schema',
+      'generate-ts',
+      '--listen',
+      '--allow-remote',
+      'THREADLINE_HOME',
+    ]) {
       assert.ok(usage().includes(word), word);
     }
   });
