@@ -44,6 +44,7 @@ async function listen(
     dispatch,
     log,
   );
+  services.warmUp();
   // Tests and scripts read the bound address (the port may have been 0) from this line.
   process.stderr.write(`threadline app-server listening on ${listening.url}\n`);
   return listening;

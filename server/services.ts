@@ -1,5 +1,5 @@
-// The long-lived state every method family shares. The store opens in the background so the
-// handshake never waits for the index to load.
+// The long-lived state every method family shares. The store opens on first use (or just after
+// the handshake), so starting the server and answering initialize never wait for the index.
 import type { Logger } from './log';
 import { loadConfigDefaults, type ConfigDefaults, type ThreadSettings } from './config/settings';
 import { LoadedThreads } from './threads/loadedThreads';
@@ -9,25 +9,26 @@ export class Services {
   readonly loaded = new LoadedThreads();
   /** The settings of each loaded thread, as resolved when it was started or resumed. */
   readonly settings = new Map<string, ThreadSettings>();
-  private readonly storePromise: Promise<ThreadStore>;
+  private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<ConfigDefaults> | undefined;
   ready = false;
 
   constructor(
     readonly home: string,
     readonly log: Logger,
-  ) {
-    this.storePromise = ThreadStore.open(home, log).then((store) => {
-      this.ready = true;
-      return store;
-    });
-    // A failure surfaces on first use; this only keeps it from being reported as unhandled.
-    this.storePromise.catch((error: Error) =>
-      log.error(`cannot open the thread store in ${home}: ${error.message}`),
-    );
-  }
+  ) {}
 
   store(): Promise<ThreadStore> {
+    if (!this.storePromise) {
+      this.storePromise = ThreadStore.open(this.home, this.log).then((store) => {
+        this.ready = true;
+        return store;
+      });
+      // A failure reaches every caller; this line only records it once in the log.
+      this.storePromise.catch((error: Error) =>
+        this.log.error(`cannot open the thread store in ${this.home}: ${error.message}`),
+      );
+    }
     return this.storePromise;
   }
 
@@ -36,8 +37,16 @@ export class Services {
     return this.configPromise;
   }
 
+  /** Starts loading what thread methods need, without making anyone wait for it. */
+  warmUp(): void {
+    setImmediate(() => {
+      this.store().catch(() => {});
+      this.config().catch(() => {});
+    });
+  }
+
   async close(): Promise<void> {
-    const store = await this.storePromise.catch(() => undefined);
+    const store = await this.storePromise?.catch(() => undefined);
     await store?.close();
   }
 }

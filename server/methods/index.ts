@@ -5,5 +5,5 @@ import { initializeHandlers } from './initialize';
 import { threadHandlers } from './thread';
 
 export function methodHandlers(services: Services): HandlerTable {
-  return { ...initializeHandlers(services.home), ...threadHandlers(services) };
+  return { ...initializeHandlers(services.home, () => services.warmUp()), ...threadHandlers(services) };
 }

@@ -9,7 +9,7 @@ export function platformOs(): string {
   return process.platform;
 }
 
-export function initializeHandlers(home: string): HandlerTable {
+export function initializeHandlers(home: string, afterHandshake: () => void): HandlerTable {
   return {
     initialize: (params: ParamsOf<'initialize'>, { peer }): ResultOf<'initialize'> => {
       const { clientInfo } = params;
@@ -18,6 +18,7 @@ export function initializeHandlers(home: string): HandlerTable {
         experimentalApi: params.capabilities?.experimentalApi === true,
         optOutNotificationMethods: params.capabilities?.optOutNotificationMethods ?? [],
       });
+      afterHandshake();
       const client = `${clientInfo.name}/${clientInfo.version}`;
       return {
         userAgent: `threadline/${__THREADLINE_VERSION__} (${platform()} ${release()}; ${arch()}) ${client}`,

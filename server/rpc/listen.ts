@@ -29,5 +29,10 @@ export interface Listening {
 export function serveStdio(dispatch: Dispatch, log: Logger, maxLineBytes?: number): Listening {
   const connection = new ClientConnection(stdioTransport(maxLineBytes), dispatch, log);
   const closed = new Promise<void>((resolve) => connection.onClose(resolve));
-  return { closed, url: 'stdio://', close: () => closed };
+  // Closing stops reading; requests already received are still answered before the connection closes.
+  const close = () => {
+    process.stdin.destroy();
+    return closed;
+  };
+  return { closed, url: 'stdio://', close };
 }
