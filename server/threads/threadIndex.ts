@@ -11,15 +11,53 @@ import { foldHistory } from './records';
 import { ARCHIVED, AppendQueue, SESSIONS, idFromFileName, readRollout } from './rolloutFiles';
 import { summarize, type ThreadSummary } from './summary';
 
-const VERSION = 1;
+const VERSION = 2;
 const SNAPSHOT = 'thread-index.json';
 const JOURNAL = 'thread-index.journal';
 const COMPACT_AFTER = 2000;
+const RESCAN_BATCH = 32;
+
+/** Summaries are stored as rows of these columns: no repeated keys to write, read and collect. */
+const COLUMNS = [
+  'id',
+  'createdAt',
+  'updatedAt',
+  'cwd',
+  'modelProvider',
+  'model',
+  'source',
+  'cliVersion',
+  'forkedFromId',
+  'gitInfo',
+  'name',
+  'preview',
+  'archived',
+  'path',
+] as const satisfies readonly (keyof ThreadSummary)[];
+const SHARED = new Set<string>(['cwd', 'modelProvider', 'model', 'source', 'cliVersion']);
 
 interface Snapshot {
   version: number;
   folders: Record<string, number>;
-  threads: ThreadSummary[];
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** Builds summaries from rows, sharing one copy of values many threads repeat (cwd, model, …). */
+function fromRows(columns: string[], rows: unknown[][]): ThreadSummary[] {
+  const pool = new Map<string, string>();
+  const share = (value: unknown) => {
+    if (typeof value !== 'string') return value;
+    const known = pool.get(value);
+    if (known !== undefined) return known;
+    pool.set(value, value);
+    return value;
+  };
+  return rows.map((row) => {
+    const summary: Record<string, unknown> = {};
+    columns.forEach((column, i) => (summary[column] = SHARED.has(column) ? share(row[i]) : row[i]));
+    return summary as unknown as ThreadSummary;
+  });
 }
 
 type JournalEntry =
@@ -106,7 +144,7 @@ export class ThreadIndex {
     let snapshot: Snapshot;
     try {
       snapshot = JSON.parse(await fs.readFile(join(this.home, SNAPSHOT), 'utf8')) as Snapshot;
-      if (snapshot.version !== VERSION || !Array.isArray(snapshot.threads)) throw new Error('unknown format');
+      if (snapshot.version !== VERSION || !Array.isArray(snapshot.rows)) throw new Error('unknown format');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
         this.log.warn(
@@ -115,7 +153,7 @@ export class ThreadIndex {
       }
       return false;
     }
-    for (const thread of snapshot.threads) this.threads.set(thread.id, thread);
+    for (const thread of fromRows(snapshot.columns, snapshot.rows)) this.threads.set(thread.id, thread);
     this.folders = snapshot.folders ?? {};
     const journal = await fs.readFile(join(this.home, JOURNAL), 'utf8').catch(() => '');
     for (const line of journal.split('\n')) {
@@ -159,19 +197,25 @@ export class ThreadIndex {
         this.apply({ op: 'del', id: thread.id });
       }
     }
-    for (const file of files) {
-      const path = join(folder, file);
-      if (this.threads.get(idFromFileName(file)!)?.path === path) continue;
-      const summary = await summarizeFile(this.home, path, this.log);
-      if (summary) this.apply({ op: 'put', thread: summary });
+    const unknown = [...files].filter(
+      (file) => this.threads.get(idFromFileName(file)!)?.path !== join(folder, file),
+    );
+    // A few reads at a time: a rebuild of thousands of rollouts is bound by file reads, not CPU.
+    for (let i = 0; i < unknown.length; i += RESCAN_BATCH) {
+      const batch = unknown
+        .slice(i, i + RESCAN_BATCH)
+        .map((file) => summarizeFile(this.home, join(folder, file), this.log));
+      for (const summary of await Promise.all(batch)) if (summary) this.apply({ op: 'put', thread: summary });
     }
   }
 
   private async compact(): Promise<void> {
+    const rows = [...this.threads.values()].map((thread) => COLUMNS.map((column) => thread[column]));
     const snapshot: Snapshot = {
       version: VERSION,
       folders: this.folders,
-      threads: [...this.threads.values()],
+      columns: [...COLUMNS],
+      rows,
     };
     await fs.mkdir(this.home, { recursive: true, mode: 0o700 });
     const temp = join(this.home, `${SNAPSHOT}.${process.pid}.tmp`);

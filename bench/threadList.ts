@@ -1,0 +1,101 @@
+// thread/list with 10,000 stored threads: the first call in a process that just started, then warm,
+// and the server's RSS after indexing; also the index rebuild when its file is gone.
+// Usage: npx tsx bench/threadList.ts [threads, default 10000]   (build first: npm run build)
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+
+import { performance } from 'node:perf_hooks';
+import { writeRollout } from '../test/helpers/rollouts';
+import { serverBundle } from '../test/helpers/paths';
+import { tempDir } from '../test/helpers/serverProcess';
+
+const count = Number(process.argv[2] ?? 10_000);
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
+function rssMiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+async function session(home: string) {
+  const child = spawn(process.execPath, [...nodeFlags, serverBundle, 'app-server'], {
+    env: { ...process.env, THREADLINE_HOME: home, THREADLINE_LOG: 'error' },
+  });
+  let buffer = '';
+  const waiting = new Map<number, (value: unknown) => void>();
+  child.stdout.on('data', (chunk) => {
+    const lines = (buffer + chunk).split('\n');
+    buffer = lines.pop()!;
+    for (const line of lines) {
+      const message = JSON.parse(line);
+      waiting.get(message.id)?.(message);
+    }
+  });
+  let next = 1;
+  const call = (method: string, params: object) =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  const timed = async (method: string, params: object) => {
+    const start = performance.now();
+    await call(method, params);
+    return performance.now() - start;
+  };
+  await call('initialize', { clientInfo: { name: 'threadline_vscode', version: '1' } });
+  return { child, timed, stop: () => child.kill() };
+}
+
+async function main(): Promise<void> {
+  const home = tempDir('threadline-bench-list-');
+  let start = performance.now();
+  const now = Date.now();
+  for (let i = 0; i < count; i++) {
+    writeRollout(home, {
+      createdAtMs: now - (count - i) * 60_000,
+      cwd: `/work/project-${i % 20}`,
+      turns: [{ id: 't1', userText: `Question number ${i} about the parser`, answer: 'An answer.' }],
+    });
+  }
+  console.log(`wrote ${count} rollouts in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+
+  const firstPage = { limit: 50, sortKey: 'updated_at' };
+  // The first process indexes the rollouts (no index yet): the rebuild.
+  start = performance.now();
+  const builder = await session(home);
+  const rebuild = await builder.timed('thread/list', firstPage);
+  console.log(`index rebuild from ${count} rollouts (first thread/list, no index): ${rebuild.toFixed(1)} ms`);
+  builder.stop();
+  await new Promise((r) => builder.child.once('exit', r));
+
+  const { timed, child, stop } = await session(home);
+  const first = await timed('thread/list', firstPage);
+  const warm: number[] = [];
+  for (let i = 0; i < 50; i++) warm.push(await timed('thread/list', firstPage));
+  const filtered = await timed('thread/list', {
+    ...firstPage,
+    cwd: ['/work/project-3'],
+    searchTerm: 'parser',
+  });
+  warm.sort((a, b) => a - b);
+  const rss = rssMiB(child.pid!);
+  // V8's memory reducer hands unused heap back once a process idles; the reference's figure
+  // (about 113 MiB) is an idle one too.
+  await new Promise((r) => setTimeout(r, 8000));
+  const idleRss = rssMiB(child.pid!);
+  stop();
+  console.log(`thread/list first call in a fresh process: ${first.toFixed(1)} ms   (target ≤ 50)`);
+  console.log(
+    `thread/list warm, median of 50:           ${warm[25]!.toFixed(2)} ms   (target ≤ 10)   p90 ${warm[45]!.toFixed(2)} ms`,
+  );
+  console.log(`thread/list warm with cwd + search filter: ${filtered.toFixed(2)} ms`);
+  console.log(`server RSS right after those calls:        ${rss.toFixed(1)} MiB`);
+  console.log(`server RSS idle, ${count} threads indexed: ${idleRss.toFixed(1)} MiB   (target ≤ 60)`);
+  const bare = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 1000)']);
+  await new Promise((r) => setTimeout(r, 300));
+  console.log(`baseline: RSS of an idle node process:     ${rssMiB(bare.pid!).toFixed(1)} MiB`);
+  bare.kill();
+  rmSync(home, { recursive: true, force: true });
+}
+
+void main();
