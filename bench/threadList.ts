@@ -48,7 +48,7 @@ async function session(home: string) {
 
 async function main(): Promise<void> {
   const home = tempDir('threadline-bench-list-');
-  let start = performance.now();
+  const start = performance.now();
   const now = Date.now();
   for (let i = 0; i < count; i++) {
     writeRollout(home, {
@@ -61,7 +61,6 @@ async function main(): Promise<void> {
 
   const firstPage = { limit: 50, sortKey: 'updated_at' };
   // The first process indexes the rollouts (no index yet): the rebuild.
-  start = performance.now();
   const builder = await session(home);
   const rebuild = await builder.timed('thread/list', firstPage);
   console.log(`index rebuild from ${count} rollouts (first thread/list, no index): ${rebuild.toFixed(1)} ms`);
