@@ -11,7 +11,7 @@ import { readGitInfo } from '../threads/gitInfo';
 import type { ThreadSummary } from '../threads/summary';
 import { withStoreErrors } from './storeErrors';
 import { settleOrphanedTurns, toThread } from './threadView';
-import { turnsListHandler } from './turnsList';
+import { encodeTurnCursor, turnsListHandler } from './turnsList';
 
 const OUR_CLIENTS = new Set(['threadline_vscode', 'codex_vscode']);
 const DEFAULT_PAGE = 25;
@@ -83,7 +83,11 @@ export function threadHandlers(services: Services): HandlerTable {
       const settings = applyOverrides(base, { ...params, cwd: params.cwd ? resolve(params.cwd) : undefined });
       loaded.subscribe(summary.id, peer);
       const turns = params.excludeTurns ? [] : settleOrphanedTurns(history.turns, running);
-      return session(summary, settings, turns);
+      const newest = history.turns[history.turns.length - 1];
+      return {
+        ...(await session(summary, settings, turns)),
+        turnsBackwardsCursor: newest ? encodeTurnCursor(newest.id, true) : null,
+      };
     },
 
     'thread/fork': async (params: ParamsOf<'thread/fork'>, { peer }: RequestContext) => {

@@ -9,12 +9,22 @@ import { settleOrphanedTurns, viewTurn } from './threadView';
 const DEFAULT_TURNS = 20;
 const MAX_TURNS = 200;
 
-const encode = (turnId: string) => Buffer.from(JSON.stringify({ t: turnId })).toString('base64url');
+interface TurnCursor {
+  turnId: string;
+  /** Whether the page starts at this turn (a resume's backwards cursor) or just after it. */
+  inclusive: boolean;
+}
 
-function decode(cursor: string): string {
+export const encodeTurnCursor = (turnId: string, inclusive = false) =>
+  Buffer.from(JSON.stringify(inclusive ? { t: turnId, i: 1 } : { t: turnId })).toString('base64url');
+
+function decode(cursor: string): TurnCursor {
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown };
-    if (typeof value.t === 'string') return value.t;
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      t?: unknown;
+      i?: unknown;
+    };
+    if (typeof value.t === 'string') return { turnId: value.t, inclusive: value.i === 1 };
   } catch {
     // reported below
   }
@@ -30,10 +40,10 @@ export function turnsListHandler(services: Services): Handler {
     const ordered = params.sortDirection === 'asc' ? turns : [...turns].reverse();
     let start = 0;
     if (params.cursor) {
-      const after = decode(params.cursor);
-      const at = ordered.findIndex((t) => t.id === after);
-      if (at < 0) throw invalidParams(`Invalid params: cursor: turn ${after} is no longer in this thread`);
-      start = at + 1;
+      const { turnId, inclusive } = decode(params.cursor);
+      const at = ordered.findIndex((t) => t.id === turnId);
+      if (at < 0) throw invalidParams(`Invalid params: cursor: turn ${turnId} is no longer in this thread`);
+      start = inclusive ? at : at + 1;
     }
     const limit = Math.min(params.limit || DEFAULT_TURNS, MAX_TURNS);
     const page = ordered.slice(start, start + limit);
@@ -41,8 +51,8 @@ export function turnsListHandler(services: Services): Handler {
     const first = page[0];
     return {
       data: page.map((turn) => viewTurn(turn, params.itemsView ?? 'summary')),
-      nextCursor: last && start + limit < ordered.length ? encode(last.id) : null,
-      backwardsCursor: first && start > 0 ? encode(first.id) : null,
+      nextCursor: last && start + limit < ordered.length ? encodeTurnCursor(last.id) : null,
+      backwardsCursor: first && start > 0 ? encodeTurnCursor(first.id) : null,
     };
   };
 }

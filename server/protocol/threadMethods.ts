@@ -54,6 +54,8 @@ export const ThreadSessionResponse = Shape({
   approvalsReviewer: ApprovalsReviewer,
   sandbox: SandboxPolicy,
   reasoningEffort: Nullable(ReasoningEffort),
+  /** For thread/resume: where a client paging through the turns newest-first starts. */
+  turnsBackwardsCursor: Opt(Type.String()),
 });
 
 export const ThreadResumeParams = Params({

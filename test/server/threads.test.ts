@@ -179,8 +179,22 @@ describe('app-server over stdio: the thread lifecycle', () => {
       ['userMessage', 'agentMessage'],
     );
     assert.ok(resumed.thread.turns[1]!.error);
-    const slim = await server.call<{ thread: Thread }>('thread/resume', { threadId: id, excludeTurns: true });
+    const slim = await server.call<{ thread: Thread; turnsBackwardsCursor: string }>('thread/resume', {
+      threadId: id,
+      excludeTurns: true,
+    });
     assert.deepEqual(slim.thread.turns, []);
+    const newest = await server.call<{ data: Thread['turns'] }>('thread/turns/list', {
+      threadId: id,
+      cursor: slim.turnsBackwardsCursor,
+      sortDirection: 'desc',
+      limit: 5,
+    });
+    assert.deepEqual(
+      newest.data.map((t) => t.id),
+      ['t2', 't1'],
+      'the backwards cursor starts at the newest turn',
+    );
     const read = await server.call<{ thread: Thread }>('thread/read', { threadId: id });
     assert.deepEqual(read.thread.turns, [], 'read without includeTurns has no turns');
     assert.equal(read.thread.status.type, 'idle', 'resumed threads are loaded');
