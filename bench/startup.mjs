@@ -21,7 +21,7 @@ function floor() {
   });
 }
 
-function toInitialize(home) {
+function toInitialize(home, keepAliveMs = 0) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, [server, 'app-server'], {
@@ -30,8 +30,10 @@ function toInitialize(home) {
     child.stdout.once('data', (chunk) => {
       const elapsed = performance.now() - start;
       if (!String(chunk).includes('"userAgent"')) reject(new Error(`unexpected answer: ${chunk}`));
-      child.kill();
-      resolve(elapsed);
+      setTimeout(() => {
+        child.kill();
+        child.once('exit', () => resolve(elapsed));
+      }, keepAliveMs);
     });
     child.on('error', reject);
     child.stdin.write(initialize + '\n');
@@ -54,7 +56,9 @@ async function measure(label, once) {
   return m;
 }
 
+// An existing home is one a server has already run in (long enough to leave its caches behind).
 const existing = mkdtempSync(join(tmpdir(), 'threadline-bench-home-'));
+await toInitialize(existing, 1500);
 const base = await measure('node -e 0 (floor)', floor);
 const warm = await measure('spawn → initialize, existing home', () => toInitialize(existing));
 const fresh = await measure('spawn → initialize, fresh home', () => {

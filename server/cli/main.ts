@@ -1,6 +1,8 @@
-// Entry point of `threadline` (dist/server.js). `--version` and `--help` answer without running
-// any server code; each command's modules are evaluated only when that command runs.
+// Entry point of `threadline` (dist/server.js), a small launcher: `--version` and `--help` answer
+// without loading the server, which lives in dist/server-core.js.
+import { resolveHome } from '../config/home';
 import { parseArgs, usage } from './args';
+import { loadCore } from './loadCore';
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);
@@ -15,13 +17,13 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`threadline: ${parsed.message}\n\n${usage()}`);
       return 2;
     case 'generate': {
-      const { writeJsonSchema, writeTypeScript } = await import('../protocol/generate');
+      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome());
       const write = parsed.format === 'ts' ? writeTypeScript : writeJsonSchema;
       await write(parsed.out, { experimental: parsed.experimental });
       return 0;
     }
     case 'app-server': {
-      const { runAppServer } = await import('../app');
+      const { runAppServer } = loadCore(resolveHome());
       return runAppServer({ listen: parsed.listen, allowRemote: parsed.allowRemote });
     }
   }

@@ -7,6 +7,15 @@ import { errorResponse, type MalformedMessage, type RequestId } from './envelope
 export const SERVER_OVERLOADED = -32001;
 export const DEFAULT_MAX_IN_FLIGHT = 512;
 
+/** Marks a message that is dropped without an answer. */
+export const IGNORED: MalformedMessage = { code: 0, message: 'ignored', id: null };
+
+// vscode-jsonrpc acts on its own `$/` notifications (cancellation, tracing) and throws on malformed
+// ones; the app-server protocol uses none of them, so they never reach it.
+function isReservedNotification(method: unknown, id: unknown): boolean {
+  return typeof method === 'string' && method.startsWith('$/') && (id === undefined || id === null);
+}
+
 export class Admission {
   private readonly inFlight = new Set<RequestId>();
   // Our own error answers to rejected messages must not settle an earlier request with the same id.
@@ -22,6 +31,7 @@ export class Admission {
   /** Returns the error to answer with, or undefined when the message may proceed. */
   admit(message: Message): MalformedMessage | undefined {
     const { id, method } = message as { id?: RequestId | null; method?: unknown };
+    if (isReservedNotification(method, id)) return IGNORED;
     if (typeof method !== 'string' || id === undefined || id === null) return undefined;
     if (this.inFlight.has(id)) {
       return { code: -32600, message: `Invalid request: id ${JSON.stringify(id)} is already in use`, id };

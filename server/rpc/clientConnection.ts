@@ -9,7 +9,7 @@ import type {
   MessageWriter,
 } from 'vscode-jsonrpc';
 import type { Logger } from '../log';
-import { Admission } from './admission';
+import { Admission, IGNORED } from './admission';
 import type { MalformedMessage } from './envelope';
 import { ErrorCodes, RpcError } from './rpcError';
 
@@ -81,7 +81,7 @@ export class ClientConnection implements Peer {
       onMalformed: reject,
       admit: (message) => {
         const error = admission.admit(message);
-        if (error) reject(error);
+        if (error && error !== IGNORED) reject(error);
         return error === undefined;
       },
       onEnd: () => void admission.idle().then(() => this.close()),

@@ -94,7 +94,12 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         const decoded = decodeMessage(line);
         if (!decoded.ok) return malformed(decoded.error);
         if (this.options.admit && !this.options.admit(decoded.message)) return;
-        callback(decoded.message);
+        // One message that trips the JSON-RPC layer must not cost the lines after it.
+        try {
+          callback(decoded.message);
+        } catch (error) {
+          this.fireError(error);
+        }
       },
       (bytes) =>
         malformed({

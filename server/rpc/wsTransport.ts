@@ -28,7 +28,12 @@ class WsMessageReader extends AbstractMessageReader implements MessageReader {
       }
       const decoded = decodeMessage(Array.isArray(data) ? Buffer.concat(data).toString() : data.toString());
       if (!decoded.ok) return this.hooks.onMalformed(decoded.error);
-      if (this.hooks.admit(decoded.message)) callback(decoded.message);
+      if (!this.hooks.admit(decoded.message)) return;
+      try {
+        callback(decoded.message);
+      } catch (error) {
+        this.fireError(error);
+      }
     };
     this.socket.on('message', onMessage);
     return Disposable.create(() => this.socket.off('message', onMessage));

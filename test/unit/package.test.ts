@@ -32,6 +32,7 @@ describe('the .vsix', () => {
       'extension/changelog.md',
       'extension/dist/codicon.ttf',
       'extension/dist/extension.js',
+      'extension/dist/server-core.js',
       'extension/dist/server.js',
       'extension/dist/webview.css',
       'extension/dist/webview.js',

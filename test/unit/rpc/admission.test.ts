@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { Admission } from '../../../server/rpc/admission';
+import { Admission, IGNORED } from '../../../server/rpc/admission';
 
 const request = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'thread/list' }) as never;
 const response = (id: number | string) => ({ jsonrpc: '2.0', id, result: {} }) as never;
@@ -39,5 +39,14 @@ describe('Admission', () => {
     assert.equal(admission.admit({ jsonrpc: '2.0', method: 'initialized' } as never), undefined);
     assert.equal(admission.admit(response(9)), undefined);
     assert.equal(admission.size, 0);
+  });
+});
+
+describe('Admission of reserved notifications', () => {
+  it("keeps vscode-jsonrpc's own $/ notifications away from the connection", () => {
+    const admission = new Admission(10);
+    assert.equal(admission.admit({ jsonrpc: '2.0', method: '$/cancelRequest', params: {} } as never), IGNORED);
+    assert.equal(admission.admit({ jsonrpc: '2.0', method: '$/setTrace' } as never), IGNORED);
+    assert.equal(admission.admit({ jsonrpc: '2.0', method: 'initialized' } as never), undefined);
   });
 });

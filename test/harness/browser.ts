@@ -1,0 +1,60 @@
+// Headless Debian Chromium driven by playwright-core, a fresh profile per launch. Console errors and page
+// errors are collected so tests can assert the workbench stayed clean.
+import { rmSync } from 'node:fs';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath, scratchDir } from './paths';
+import { withTimeout } from './timeouts';
+
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+// Known, harmless noise of code-server itself (its optional vsda module is not shipped).
+const ignoredConsoleErrors = [/vsda/, /Failed to load resource: the server responded with a status of 404/];
+
+export class Browser {
+  readonly consoleErrors: string[] = [];
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly profile: string,
+  ) {
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      if (!ignoredConsoleErrors.some((pattern) => pattern.test(text))) this.consoleErrors.push(text);
+    });
+    page.on('pageerror', (error) => this.consoleErrors.push(`page error: ${error.message}`));
+  }
+
+  static async launch(): Promise<Browser> {
+    const profile = scratchDir('threadline-chromium-');
+    const context = await withTimeout(
+      chromium.launchPersistentContext(profile, {
+        executablePath: chromiumPath,
+        headless: true,
+        args: chromiumArgs,
+        viewport: { width: 1280, height: 800 },
+        timeout: 30_000,
+      }),
+      40_000,
+      `launch ${chromiumPath}`,
+    );
+    context.setDefaultTimeout(20_000);
+    const page = context.pages()[0] ?? (await context.newPage());
+    return new Browser(context, page, profile);
+  }
+
+  async close(): Promise<void> {
+    await withTimeout(this.context.close(), 15_000, 'close Chromium').catch(() => undefined);
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 3 });
+  }
+}

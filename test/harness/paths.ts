@@ -1,0 +1,20 @@
+// Where the harness finds code-server, Chromium and its output folder.
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { repoRoot } from '../helpers/paths';
+
+export const harnessCache = resolve(repoRoot, '.cache', 'vscode-harness');
+export const codeServerBin = join(harnessCache, 'bin', 'code-server');
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const resultsDir = resolve(repoRoot, 'test-results');
+
+export function resultsPath(...parts: string[]): string {
+  const file = join(resultsDir, ...parts);
+  mkdirSync(resolve(file, '..'), { recursive: true });
+  return file;
+}
+
+export function scratchDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}

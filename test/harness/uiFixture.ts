@@ -1,0 +1,77 @@
+// Mocha hooks every UI suite shares: one code-server (with the packaged .vsix installed) and one browser per
+// suite, a fresh workspace per test, and on failure a screenshot plus the logs in test-results/ui/.
+import { existsSync, writeFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { vsixPath } from '../helpers/paths';
+import { Browser } from './browser';
+import { CodeServer } from './codeServer';
+import { resultsPath } from './paths';
+import { openWorkbench, screenshot } from './workbench';
+import { createWorkspace } from './workspace';
+
+export interface Workbench {
+  readonly page: Page;
+  readonly server: CodeServer;
+  readonly browser: Browser;
+  readonly workspace: string;
+}
+
+export function fileName(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** Call inside describe(); the returned object is filled in before each test. */
+export function useWorkbench(files: Record<string, string> = { 'README.md': '# Demo\n' }): Workbench {
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let workspace = '';
+  const fixture: Workbench = {
+    get page() {
+      return browser!.page;
+    },
+    get server() {
+      return server!;
+    },
+    get browser() {
+      return browser!;
+    },
+    get workspace() {
+      return workspace;
+    },
+  };
+
+  before(async function () {
+    this.timeout(120_000);
+    if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run npm run package first`);
+    server = await CodeServer.start({ vsixFiles: [vsixPath] });
+    browser = await Browser.launch();
+  });
+
+  beforeEach(async function () {
+    this.timeout(90_000);
+    workspace = createWorkspace(files);
+    browser!.consoleErrors.length = 0;
+    await openWorkbench(browser!.page, server!.workbenchUrl(workspace));
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !browser || !server) return;
+    const name = `FAILED-${fileName(this.currentTest.fullTitle())}`;
+    await screenshot(browser.page, name).catch(() => undefined);
+    const hostLogs = server.extensionHostLogs().map(({ file, text }) => `--- ${file} ---\n${text}`);
+    const console = `--- browser console errors ---\n${browser.consoleErrors.join('\n')}`;
+    const log = [`--- code-server output ---\n${server.log()}`, console, ...hostLogs].join('\n');
+    writeFileSync(resultsPath('ui', `${name}.log`), log);
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    await browser?.close();
+    await server?.stop();
+  });
+
+  return fixture;
+}

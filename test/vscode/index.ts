@@ -1,0 +1,20 @@
+// The in-editor test entry: VS Code loads this file in the extension host (`extensionTestsPath`) and calls
+// run(). Both launchers (code-server and @vscode/test-electron) use it. Suites are bundled in; mocha is
+// resolved from the repository's node_modules at run time.
+import Mocha from 'mocha';
+import { tagReporterOutput } from './outputTag';
+
+export async function run(): Promise<void> {
+  process.setSourceMapsEnabled(true); // stack traces name the .ts lines
+  tagReporterOutput(Mocha);
+  const mocha = new Mocha({ ui: 'bdd', color: true, timeout: 20_000 });
+  // Defines describe/it for the suites required below, as `mocha` does for spec files.
+  mocha.suite.emit('pre-require', globalThis, 'threadline-vscode-tests', mocha);
+  await import('./smoke.test');
+  return new Promise((resolve, reject) => {
+    mocha.run((failures) => {
+      if (failures > 0) reject(new Error(`${failures} in-editor test(s) failed`));
+      else resolve();
+    });
+  });
+}

@@ -1,0 +1,71 @@
+// `npm run test:vscode`: runs the in-editor suites inside code-server's extension host as an Extension
+// Development Host (this repository, unpackaged), streams mocha's output here and exits with its result.
+// On failure it prints the extension host's log.
+import { format } from 'node:util';
+import { repoRoot } from '../helpers/paths';
+import { Browser } from '../harness/browser';
+import { CodeServer } from '../harness/codeServer';
+import { withTimeout } from '../harness/timeouts';
+import { createWorkspace } from '../harness/workspace';
+import { bundleInEditorTests } from './bundle';
+import { outputTag } from './outputTag';
+
+const suiteTimeoutMs = 180_000;
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const testsEntry = await bundleInEditorTests();
+  const server = await CodeServer.start({ smokeTestDriver: true });
+  let browser: Browser | undefined;
+  const workbenchLog: string[] = [];
+  try {
+    browser = await Browser.launch();
+    let exit: (code: number) => void = () => {};
+    const exited = new Promise<number>((resolve) => (exit = resolve));
+    // Exposed before the page loads: the workbench calls them when it runs extension tests.
+    await browser.page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+      const line = format(...(Array.isArray(args) ? args : [args]));
+      if (!line.includes(outputTag)) workbenchLog.push(line);
+      else (type === 'error' ? process.stderr : process.stdout).write(`${line.replace(outputTag, '')}\n`);
+    });
+    await browser.page.exposeFunction('codeAutomationExit', (code: number) => exit(code));
+    const workspace = createWorkspace({ 'README.md': '# In-editor test workspace\n' });
+    const url = server.workbenchUrl(workspace, [
+      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+      ['extensionTestsPath', server.remoteUri(testsEntry)],
+    ]);
+    await browser.page.goto(url);
+    const code = await withTimeout(exited, suiteTimeoutMs, 'the in-editor tests to finish');
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (code === 0) {
+      console.log(`in-editor tests (code-server): passed in ${seconds} s`);
+      return 0;
+    }
+    console.error(`in-editor tests (code-server): FAILED (exit code ${code}) after ${seconds} s`);
+    printFailureLogs(server, workbenchLog);
+    return 1;
+  } catch (error) {
+    console.error(`in-editor tests (code-server): ${(error as Error).message}`);
+    printFailureLogs(server, workbenchLog);
+    return 1;
+  } finally {
+    if (browser && browser.consoleErrors.length > 0) {
+      console.error(`browser console errors:\n  ${browser.consoleErrors.join('\n  ')}`);
+    }
+    await browser?.close();
+    await server.stop();
+  }
+}
+
+function printFailureLogs(server: CodeServer, workbenchLog: string[]): void {
+  console.error(`--- workbench log ---\n${workbenchLog.join('\n')}`);
+  for (const { file, text } of server.extensionHostLogs()) console.error(`--- ${file} ---\n${text}`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
