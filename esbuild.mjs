@@ -32,6 +32,11 @@ const builds = {
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
   },
+  'server-core': {
+    ...node,
+    entryPoints: { 'server-core': 'server/core.ts' },
+    outdir: 'dist',
+  },
   webview: {
     ...common,
     platform: 'browser',
@@ -51,7 +56,7 @@ const builds = {
 function report(name, result) {
   const outputs = Object.entries(result.metafile.outputs).filter(([file]) => !file.endsWith('.map'));
   for (const [file, info] of outputs) {
-    console.log(`  ${name.padEnd(9)} ${file.padEnd(24)} ${(info.bytes / 1024).toFixed(1).padStart(8)} KiB`);
+    console.log(`  ${name.padEnd(11)} ${file.padEnd(24)} ${(info.bytes / 1024).toFixed(1).padStart(8)} KiB`);
   }
 }
 
