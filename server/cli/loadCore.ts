@@ -5,8 +5,9 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
+import type * as CoreModule from '../core';
 
-type Core = typeof import('../core');
+type Core = typeof CoreModule;
 
 export function loadCore(home: string): Core {
   const file = join(__dirname, 'server-core.js');

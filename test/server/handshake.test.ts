@@ -117,9 +117,15 @@ describe('app-server over stdio: handshake and errors', () => {
     server.send({ id: 998, error: { code: 1, message: 'no' } });
     server.send({ method: 'something/else', params: {} });
     server.sendRaw(
-      ['{"method":"$/cancelRequest","params":{}}', '{"id":"after-cancel","method":"thread/loaded/list"}'].join('\n'),
+      [
+        '{"method":"$/cancelRequest","params":{}}',
+        '{"id":"after-cancel","method":"thread/loaded/list"}',
+      ].join('\n'),
     );
-    assert.ok((await server.next((m) => m.id === 'after-cancel')).result, 'the line after a bad $/ message is answered');
+    assert.ok(
+      (await server.next((m) => m.id === 'after-cancel')).result,
+      'the line after a bad $/ message is answered',
+    );
     assert.ok(await server.call('thread/loaded/list'));
   });
 

@@ -45,7 +45,10 @@ describe('Admission', () => {
 describe('Admission of reserved notifications', () => {
   it("keeps vscode-jsonrpc's own $/ notifications away from the connection", () => {
     const admission = new Admission(10);
-    assert.equal(admission.admit({ jsonrpc: '2.0', method: '$/cancelRequest', params: {} } as never), IGNORED);
+    assert.equal(
+      admission.admit({ jsonrpc: '2.0', method: '$/cancelRequest', params: {} } as never),
+      IGNORED,
+    );
     assert.equal(admission.admit({ jsonrpc: '2.0', method: '$/setTrace' } as never), IGNORED);
     assert.equal(admission.admit({ jsonrpc: '2.0', method: 'initialized' } as never), undefined);
   });
