@@ -16,8 +16,13 @@ const chromiumArgs = [
   '--disable-dev-shm-usage',
 ];
 
-// Known, harmless noise of code-server itself (its optional vsda module is not shipped).
-const ignoredConsoleErrors = [/vsda/, /Failed to load resource: the server responded with a status of 404/];
+// Known noise of code-server itself: its optional vsda module is not shipped (two 404s), and the built-in
+// GitHub authentication extension can be slow to register on a busy machine.
+const ignoredConsoleErrors = [
+  /vsda/,
+  /Failed to load resource: the server responded with a status of 404/,
+  /authentication provider 'github'/,
+];
 
 export class Browser {
   readonly consoleErrors: string[] = [];

@@ -101,6 +101,7 @@ export class CodeServer {
       await server.stop();
       throw new Error(
         `code-server did not start: ${(error as Error).message}\n--- code-server output ---\n${log}`,
+        { cause: error },
       );
     }
     return server;
