@@ -105,6 +105,7 @@ export async function sideBarIdle(page: Page): Promise<void> {
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   const file = resultsPath('ui', `${name}.png`);
+  await page.mouse.move(1, 1); // no hover tooltip from the last click in the picture
   await page.screenshot({ path: file, timeout: 15_000 });
   return file;
 }
