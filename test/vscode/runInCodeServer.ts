@@ -42,23 +42,22 @@ async function main(): Promise<number> {
       return 0;
     }
     console.error(`in-editor tests (code-server): FAILED (exit code ${code}) after ${seconds} s`);
-    printFailureLogs(server, workbenchLog);
+    printFailureLogs(server, workbenchLog, browser?.consoleErrors ?? []);
     return 1;
   } catch (error) {
     console.error(`in-editor tests (code-server): ${(error as Error).message}`);
-    printFailureLogs(server, workbenchLog);
+    printFailureLogs(server, workbenchLog, browser?.consoleErrors ?? []);
     return 1;
   } finally {
-    if (browser && browser.consoleErrors.length > 0) {
-      console.error(`browser console errors:\n  ${browser.consoleErrors.join('\n  ')}`);
-    }
     await browser?.close();
     await server.stop();
   }
 }
 
-function printFailureLogs(server: CodeServer, workbenchLog: string[]): void {
+// Printed only on failure: the workbench logs errors of its own when the extension host exits after run().
+function printFailureLogs(server: CodeServer, workbenchLog: string[], consoleErrors: string[]): void {
   console.error(`--- workbench log ---\n${workbenchLog.join('\n')}`);
+  console.error(`--- browser console errors ---\n${consoleErrors.join('\n')}`);
   for (const { file, text } of server.extensionHostLogs()) console.error(`--- ${file} ---\n${text}`);
 }
 
