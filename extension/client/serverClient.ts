@@ -1,0 +1,214 @@
+// The extension's side of the app-server: launches it, speaks JSON-RPC over its stdio (with the
+// server's own newline framing), and keeps it alive. No `vscode` import: the editor layer passes in
+// how to launch and where to log, so this core is tested against the real server in plain Node.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createMessageConnection, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
+import { NdjsonMessageReader, NdjsonMessageWriter } from '../../server/rpc/ndjson';
+import { retryOverloaded } from './backoff';
+import { RestartPolicy } from './restartPolicy';
+
+export type ServerState = 'stopped' | 'starting' | 'ready' | 'restarting' | 'failed';
+
+export interface ServerLaunch {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ClientLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  /** A line the server wrote to stderr. */
+  server(line: string): void;
+}
+
+export type ServerRequestHandler = (params: unknown) => Promise<unknown>;
+
+export interface ServerClientOptions {
+  launch: () => ServerLaunch;
+  clientInfo: { name: string; title: string; version: string };
+  log: ClientLog;
+  /** Handlers for requests the server sends (approvals, questions); anything else gets -32601. */
+  serverRequests?: Record<string, ServerRequestHandler>;
+  policy?: RestartPolicy;
+}
+
+type Listener<T extends unknown[]> = (...args: T) => void;
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  connection: MessageConnection;
+  ready: Promise<ResultOf<'initialize'>>;
+  /** Fails `ready` with the reason the server went away before the handshake finished. */
+  abort: (error: Error) => void;
+}
+
+export class ServerClient {
+  state: ServerState = 'stopped';
+  private running: Running | undefined;
+  private disposed = false;
+  private readonly pending = new Set<(error: Error) => void>();
+  private readonly policy: RestartPolicy;
+  private readonly stateListeners: Listener<[ServerState, string | undefined]>[] = [];
+  private readonly notificationListeners: Listener<[string, unknown]>[] = [];
+  private readonly restartListeners: Listener<[]>[] = [];
+
+  constructor(private readonly options: ServerClientOptions) {
+    this.policy = options.policy ?? new RestartPolicy();
+  }
+
+  onStateChange(listener: Listener<[ServerState, string | undefined]>): void {
+    this.stateListeners.push(listener);
+  }
+
+  onNotification(listener: Listener<[string, unknown]>): void {
+    this.notificationListeners.push(listener);
+  }
+
+  /** After an unexpected exit the server comes back empty: listeners re-open what they had open. */
+  onRestarted(listener: Listener<[]>): void {
+    this.restartListeners.push(listener);
+  }
+
+  /** Starts the server if it is not running and resolves once it has answered initialize. */
+  start(): Promise<ResultOf<'initialize'>> {
+    if (this.disposed) return Promise.reject(new Error('Threadline is shutting down'));
+    this.running ??= this.launch();
+    return this.running.ready;
+  }
+
+  /** Sends a request (starting the server on first use); overloaded answers are retried with backoff. */
+  async request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    await this.start();
+    return retryOverloaded(() => this.send(method, params) as Promise<ResultOf<M>>);
+  }
+
+  /** A restart the user asked for: the crash budget starts afresh. */
+  async restart(): Promise<void> {
+    this.policy.reset();
+    await this.stop();
+    await this.start();
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.stop();
+  }
+
+  private send(method: string, params: unknown): Promise<unknown> {
+    const running = this.running;
+    if (!running) return Promise.reject(new Error(`Threadline's server is not running (${method})`));
+    return new Promise((resolve, reject) => {
+      const fail = (error: Error) => reject(error);
+      this.pending.add(fail);
+      running.connection.sendRequest(method, params).then(
+        (result) => {
+          this.pending.delete(fail);
+          resolve(result);
+        },
+        (error: unknown) => {
+          this.pending.delete(fail);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private launch(): Running {
+    const { command, args, env } = this.options.launch();
+    this.setState(this.state === 'restarting' ? 'restarting' : 'starting');
+    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const connection = createMessageConnection(
+      new NdjsonMessageReader(child.stdout),
+      new NdjsonMessageWriter(child.stdin),
+    );
+    this.wire(child, connection);
+    connection.listen();
+    let abort: (error: Error) => void = () => {};
+    const aborted = new Promise<never>((_, reject) => (abort = reject));
+    const handshake = connection.sendRequest('initialize', {
+      clientInfo: this.options.clientInfo,
+      capabilities: { experimentalApi: true },
+    }) as Promise<ResultOf<'initialize'>>;
+    const ready = Promise.race([handshake, aborted]).then((result) => {
+      connection.sendNotification('initialized');
+      this.setState('ready');
+      return result;
+    });
+    ready.catch(() => {});
+    return { child, connection, ready, abort };
+  }
+
+  private wire(child: ChildProcessWithoutNullStreams, connection: MessageConnection): void {
+    const { log, serverRequests = {} } = this.options;
+    child.stderr.setEncoding('utf8');
+    let partial = '';
+    child.stderr.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line) log.server(line);
+    });
+    child.stdin.on('error', () => {});
+    child.on('error', (error) => {
+      log.error(`cannot start the Threadline server: ${error.message}`);
+      this.exited(child, null, null);
+    });
+    child.on('exit', (code, signal) => this.exited(child, code, signal));
+    connection.onNotification((method, params) => {
+      for (const listener of this.notificationListeners) listener(method, params);
+    });
+    connection.onRequest(async (method, params) => {
+      const handler = serverRequests[method];
+      if (handler) return handler(params);
+      // Answering keeps the turn moving; silence would leave it waiting forever.
+      log.warn(`the server asked for ${method}, which this version of Threadline does not handle`);
+      return new ResponseError(-32601, `Threadline does not handle ${method} yet`);
+    });
+  }
+
+  private exited(child: ChildProcessWithoutNullStreams, code: number | null, signal: string | null): void {
+    const running = this.running;
+    if (running?.child !== child) return;
+    this.running = undefined;
+    const how = signal
+      ? `was killed by ${signal}`
+      : code === null
+        ? 'could not start'
+        : `exited with code ${code}`;
+    const error = new Error(`Threadline's server ${how} before answering`);
+    running.abort(error);
+    running.connection.dispose();
+    for (const reject of [...this.pending]) reject(error);
+    this.pending.clear();
+    if (this.disposed || this.state === 'stopped') return;
+    this.options.log.warn(`Threadline's server ${how}`);
+    if (!this.policy.allow(Date.now())) {
+      this.setState('failed', `The server ${how} repeatedly; it was not restarted.`);
+      return;
+    }
+    this.setState('restarting');
+    this.start().then(
+      () => this.restartListeners.forEach((listener) => listener()),
+      (failure: Error) => this.options.log.error(`restart failed: ${failure.message}`),
+    );
+  }
+
+  private async stop(): Promise<void> {
+    const running = this.running;
+    this.setState('stopped');
+    if (!running) return;
+    const exited = new Promise<void>((resolve) => running.child.once('exit', () => resolve()));
+    running.child.stdin.end();
+    const timer = setTimeout(() => running.child.kill('SIGKILL'), 3_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private setState(state: ServerState, detail?: string): void {
+    if (this.state === state && detail === undefined) return;
+    this.state = state;
+    for (const listener of this.stateListeners) listener(state, detail);
+  }
+}

@@ -1,0 +1,121 @@
+import { strict as assert } from 'node:assert';
+import { ServerClient, type ServerState } from '../../extension/client/serverClient';
+import { RestartPolicy } from '../../extension/client/restartPolicy';
+import { join } from 'node:path';
+import { repoRoot, serverBundle } from '../helpers/paths';
+import { tempDir } from '../helpers/serverProcess';
+
+function client(home: string, command = process.execPath, args = [serverBundle, 'app-server']) {
+  const lines: string[] = [];
+  const states: ServerState[] = [];
+  const c = new ServerClient({
+    launch: () => ({ command, args, env: { ...process.env, THREADLINE_HOME: home } }),
+    clientInfo: { name: 'threadline_vscode', title: 'Threadline', version: '0.0.0' },
+    log: {
+      info: (m) => lines.push(m),
+      warn: (m) => lines.push(m),
+      error: (m) => lines.push(m),
+      server: () => {},
+    },
+    policy: new RestartPolicy(4, 60_000),
+  });
+  c.onStateChange((state) => states.push(state));
+  return { c, lines, states };
+}
+
+const until = async (check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('the extension client against the real server', () => {
+  it('starts the server lazily on the first request and initializes it', async () => {
+    const { c, states } = client(tempDir());
+    assert.equal(c.state, 'stopped');
+    const { thread } = await c.request('thread/start', {});
+    assert.ok(thread.id);
+    assert.deepEqual(states, ['starting', 'ready']);
+    await c.dispose();
+  });
+
+  it('restarts a killed server, rejects what was pending, and tells listeners to re-open threads', async () => {
+    const home = tempDir();
+    const { c, states } = client(home);
+    const { thread } = await c.request('thread/start', {});
+    let restarted = 0;
+    c.onRestarted(() => restarted++);
+    const running = (c as unknown as { running: { child: { kill(s: string): void } } }).running;
+    const pending = c.request('thread/list', { sourceKinds: ['vscode'] });
+    running.child.kill('SIGKILL');
+    await assert.rejects(pending, /server (was killed by SIGKILL|exited)/);
+    await until(() => restarted === 1);
+    assert.equal(c.state, 'ready');
+    assert.ok(states.includes('restarting'));
+    const listed = await c.request('thread/list', { sourceKinds: ['vscode'] });
+    assert.deepEqual(
+      listed.data.map((t) => t.id),
+      [thread.id],
+      'threads survive the crash',
+    );
+    await c.dispose();
+  });
+
+  it('stops restarting a server that keeps crashing, and says so', async () => {
+    const { c, states, lines } = client(tempDir(), process.execPath, ['-e', 'process.exit(3)']);
+    await assert.rejects(c.request('thread/list', {}), /exited with code 3/);
+    await until(() => c.state === 'failed');
+    assert.ok(states.includes('restarting'));
+    const exits = lines.filter((l) => /^Threadline's server exited with code 3$/.test(l));
+    assert.equal(exits.length, 5, 'the first start and four restarts');
+    await c.dispose();
+  });
+
+  it('fails clearly when the server command does not exist', async () => {
+    const { c, lines } = client(tempDir(), '/nonexistent/threadline-server', []);
+    await assert.rejects(c.request('thread/list', {}));
+    await until(() => c.state === 'failed');
+    assert.ok(lines.some((l) => /cannot start the Threadline server: .*ENOENT/.test(l)));
+    await c.dispose();
+  });
+
+  it('answers a server request it has no handler for with -32601 naming the method, never silence', async () => {
+    const serverLines: string[] = [];
+    const warnings: string[] = [];
+    const fixture = join(repoRoot, 'test', 'fixtures', 'serverThatAsks.mjs');
+    const c = new ServerClient({
+      launch: () => ({
+        command: process.execPath,
+        args: [fixture, 'item/permissions/requestApproval'],
+        env: process.env,
+      }),
+      clientInfo: { name: 'threadline_vscode', title: 'Threadline', version: '0.0.0' },
+      log: {
+        info: () => {},
+        warn: (m) => warnings.push(m),
+        error: () => {},
+        server: (l) => serverLines.push(l),
+      },
+    });
+    await c.start();
+    await until(() => serverLines.length > 0);
+    assert.deepEqual(JSON.parse(serverLines[0]!.replace(/^answer /, '')), {
+      code: -32601,
+      message: 'Threadline does not handle item/permissions/requestApproval yet',
+    });
+    assert.match(warnings.join('\n'), /item\/permissions\/requestApproval/);
+    await c.dispose();
+  });
+
+  it('restarts on request with a fresh crash budget', async () => {
+    const { c } = client(tempDir());
+    await c.start();
+    await c.restart();
+    assert.equal(c.state, 'ready');
+    assert.ok(await c.request('thread/loaded/list', {}));
+    await c.dispose();
+    assert.equal(c.state, 'stopped');
+  });
+});
