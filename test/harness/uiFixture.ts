@@ -1,6 +1,6 @@
 // Mocha hooks every UI suite shares: one code-server (with the packaged .vsix installed) and one browser per
 // suite, a fresh workspace per test, and on failure a screenshot plus the logs in test-results/ui/.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { vsixPath } from '../helpers/paths';
 import { Browser } from './browser';
@@ -58,14 +58,19 @@ export function useWorkbench(files: Record<string, string> = { 'README.md': '# D
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state !== 'failed' || !browser || !server) return;
-    const name = `FAILED-${fileName(this.currentTest.fullTitle())}`;
+    const failed = this.currentTest?.state === 'failed';
+    if (failed && browser && server) await saveFailure(this.currentTest!.fullTitle(), browser, server);
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  async function saveFailure(title: string, browser: Browser, server: CodeServer): Promise<void> {
+    const name = `FAILED-${fileName(title)}`;
     await screenshot(browser.page, name).catch(() => undefined);
     const hostLogs = server.extensionHostLogs().map(({ file, text }) => `--- ${file} ---\n${text}`);
-    const console = `--- browser console errors ---\n${browser.consoleErrors.join('\n')}`;
-    const log = [`--- code-server output ---\n${server.log()}`, console, ...hostLogs].join('\n');
+    const consoleErrors = `--- browser console errors ---\n${browser.consoleErrors.join('\n')}`;
+    const log = [`--- code-server output ---\n${server.log()}`, consoleErrors, ...hostLogs].join('\n');
     writeFileSync(resultsPath('ui', `${name}.log`), log);
-  });
+  }
 
   after(async function () {
     this.timeout(30_000);

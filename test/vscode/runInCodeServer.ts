@@ -1,6 +1,7 @@
 // `npm run test:vscode`: runs the in-editor suites inside code-server's extension host as an Extension
 // Development Host (this repository, unpackaged), streams mocha's output here and exits with its result.
 // On failure it prints the extension host's log.
+import { rmSync } from 'node:fs';
 import { format } from 'node:util';
 import { repoRoot } from '../helpers/paths';
 import { Browser } from '../harness/browser';
@@ -18,6 +19,7 @@ async function main(): Promise<number> {
   const server = await CodeServer.start({ smokeTestDriver: true });
   let browser: Browser | undefined;
   const workbenchLog: string[] = [];
+  const workspace = createWorkspace({ 'README.md': '# In-editor test workspace\n' });
   try {
     browser = await Browser.launch();
     let exit: (code: number) => void = () => {};
@@ -29,7 +31,6 @@ async function main(): Promise<number> {
       else (type === 'error' ? process.stderr : process.stdout).write(`${line.replace(outputTag, '')}\n`);
     });
     await browser.page.exposeFunction('codeAutomationExit', (code: number) => exit(code));
-    const workspace = createWorkspace({ 'README.md': '# In-editor test workspace\n' });
     const url = server.workbenchUrl(workspace, [
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
       ['extensionTestsPath', server.remoteUri(testsEntry)],
@@ -51,6 +52,7 @@ async function main(): Promise<number> {
   } finally {
     await browser?.close();
     await server.stop();
+    rmSync(workspace, { recursive: true, force: true });
   }
 }
 
