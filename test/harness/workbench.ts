@@ -72,8 +72,11 @@ export async function pickQuickInput(page: Page, text: string): Promise<void> {
   await quickInput(page).waitFor({ state: 'hidden' });
 }
 
+/** A notification toast; waitFor() it to see it fully faded in (ready for a screenshot). */
 export function notification(page: Page, text: string | RegExp): Locator {
-  return page.locator('.notifications-toasts .notification-toast', { hasText: text });
+  return page.locator('.notifications-toasts .notification-fade-in-done', {
+    hasText: text,
+  });
 }
 
 /** The content frame of an extension's webview (publisher.name). */
