@@ -1,7 +1,12 @@
 // The thread lifecycle methods: start, resume, fork, read, list, rename, archive, unarchive,
 // unsubscribe, rollback and revert, and paging through a thread's turns.
 import { resolve } from 'node:path';
-import { applyOverrides, sandboxPolicyFor, type ThreadSettings } from '../config/settings';
+import {
+  applyOverrides,
+  sandboxPolicyFor,
+  type SettingsOverrides,
+  type ThreadSettings,
+} from '../config/settings';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { SessionSource, Turn } from '../protocol/thread';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
@@ -9,6 +14,7 @@ import type { Peer } from '../rpc/clientConnection';
 import type { Services } from '../services';
 import { readGitInfo } from '../threads/gitInfo';
 import type { ThreadSummary } from '../threads/summary';
+import type { NewThread } from '../threads/threadStore';
 import { withStoreErrors } from './storeErrors';
 import { settleOrphanedTurns, toThread } from './threadView';
 import { encodeTurnCursor, turnsListHandler } from './turnsList';
@@ -43,6 +49,31 @@ export function threadHandlers(services: Services): HandlerTable {
     };
   }
 
+  /** A stored thread's settings: those it ran with while loaded, else those it recorded, then overrides. */
+  async function settingsFor(summary: ThreadSummary, overrides: SettingsOverrides): Promise<ThreadSettings> {
+    const defaults = await services.config();
+    const base = services.settings.get(summary.id) ?? {
+      ...defaults,
+      model: summary.model ?? defaults.model,
+      modelProvider: summary.modelProvider,
+      cwd: summary.cwd,
+    };
+    return applyOverrides(base, { ...overrides, cwd: overrides.cwd ? resolve(overrides.cwd) : undefined });
+  }
+
+  async function newThread(settings: ThreadSettings, peer: Peer, ephemeral: boolean): Promise<NewThread> {
+    return {
+      cwd: settings.cwd,
+      modelProvider: settings.modelProvider,
+      model: settings.model,
+      source: sourceOf(peer),
+      cliVersion: __THREADLINE_VERSION__,
+      forkedFromId: null,
+      gitInfo: await readGitInfo(settings.cwd),
+      ephemeral,
+    };
+  }
+
   async function newSettings(params: ParamsOf<'thread/start'>): Promise<ThreadSettings> {
     const defaults = await services.config();
     const cwd = resolve(params.cwd ?? process.cwd());
@@ -53,16 +84,7 @@ export function threadHandlers(services: Services): HandlerTable {
     'thread/start': async (params: ParamsOf<'thread/start'>, { peer }: RequestContext) => {
       const settings = await newSettings(params);
       const store = await services.store();
-      const summary = await store.create({
-        cwd: settings.cwd,
-        modelProvider: settings.modelProvider,
-        model: settings.model,
-        source: sourceOf(peer),
-        cliVersion: __THREADLINE_VERSION__,
-        forkedFromId: null,
-        gitInfo: await readGitInfo(settings.cwd),
-        ephemeral: params.ephemeral === true,
-      });
+      const summary = await store.create(await newThread(settings, peer, params.ephemeral === true));
       loaded.subscribe(summary.id, peer);
       const result = await session(summary, settings, []);
       announce(peer, summary.id, 'thread/started', { thread: result.thread });
@@ -74,13 +96,7 @@ export function threadHandlers(services: Services): HandlerTable {
       const summary = store.require(params.threadId);
       const running = loaded.statusOf(summary.id).type === 'active';
       const history = await store.history(summary.id);
-      const base = services.settings.get(summary.id) ?? {
-        ...(await services.config()),
-        model: summary.model ?? (await services.config()).model,
-        modelProvider: summary.modelProvider,
-        cwd: summary.cwd,
-      };
-      const settings = applyOverrides(base, { ...params, cwd: params.cwd ? resolve(params.cwd) : undefined });
+      const settings = await settingsFor(summary, params);
       loaded.subscribe(summary.id, peer);
       const turns = params.excludeTurns ? [] : settleOrphanedTurns(history.turns, running);
       const newest = history.turns[history.turns.length - 1];
@@ -93,29 +109,9 @@ export function threadHandlers(services: Services): HandlerTable {
     'thread/fork': async (params: ParamsOf<'thread/fork'>, { peer }: RequestContext) => {
       const store = await services.store();
       const source = store.require(params.threadId);
-      const settings = applyOverrides(
-        {
-          ...(await services.config()),
-          model: source.model ?? (await services.config()).model,
-          cwd: source.cwd,
-          modelProvider: source.modelProvider,
-        },
-        { ...params, cwd: params.cwd ? resolve(params.cwd) : undefined },
-      );
-      const summary = await store.fork(
-        source.id,
-        {
-          cwd: settings.cwd,
-          modelProvider: settings.modelProvider,
-          model: settings.model,
-          source: sourceOf(peer),
-          cliVersion: __THREADLINE_VERSION__,
-          forkedFromId: source.id,
-          gitInfo: await readGitInfo(settings.cwd),
-          ephemeral: params.ephemeral === true,
-        },
-        params.lastTurnId ?? undefined,
-      );
+      const settings = await settingsFor(source, params);
+      const thread = await newThread(settings, peer, params.ephemeral === true);
+      const summary = await store.fork(source.id, thread, params.lastTurnId ?? undefined);
       loaded.subscribe(summary.id, peer);
       const turns = params.excludeTurns
         ? []
