@@ -1,17 +1,24 @@
-// Paging through thread summaries: sort, filter, and opaque cursors that stay stable while new
-// threads are created (a cursor names the last row's sort value and id, never an offset).
+// Paging through thread summaries with keyset cursors: a cursor names the sort key, and the sort
+// value and id of the last row returned, never an offset, so threads created (or deleted) between
+// two calls never shift a page: no duplicates, no gaps.
 import type { SortDirection, ThreadSortKey, ThreadSourceKind } from '../protocol/enums';
+import type { SessionSource } from '../protocol/thread';
 import type { ThreadSummary } from './summary';
 
 export interface ListQuery {
+  /** From a previous page's `nextCursor`; opaque to callers. */
   cursor?: string;
   limit: number;
   sortKey: ThreadSortKey;
   sortDirection: SortDirection;
+  /** Empty or absent: every provider. */
   modelProviders?: readonly string[];
+  /** Empty or absent: every source; callers resolve the protocol's default. */
   sourceKinds?: readonly ThreadSourceKind[];
   archived: boolean;
+  /** Exact match on any of these. */
   cwd?: readonly string[];
+  /** Case-insensitive substring of the name or the preview. */
   searchTerm?: string;
 }
 
@@ -21,102 +28,93 @@ export interface ListPage {
 }
 
 export class InvalidCursorError extends Error {
-  constructor(cursor: string) {
-    super(`Invalid params: cursor: '${cursor.slice(0, 60)}' is not a cursor this server issued`);
+  constructor(cursor: string, why: string) {
+    super(`Invalid params: cursor: '${cursor.slice(0, 60)}' ${why}`);
   }
 }
 
-type Position = [number, string];
+/** A row's place in the order: its sort value and its id. */
+export type Position = [number, string];
 
-const keyOf = (summary: ThreadSummary, sortKey: ThreadSortKey) =>
-  sortKey === 'created_at' ? summary.createdAt : summary.updatedAt;
+const TAGS: Record<ThreadSortKey, string> = { created_at: 'c', updated_at: 'u' };
 
-/** Newest first, ties broken by id (ids are time-ordered, so this is a total order). */
+function encodeCursor(sortKey: ThreadSortKey, [value, id]: Position): string {
+  return Buffer.from(JSON.stringify([TAGS[sortKey], value, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string, sortKey: ThreadSortKey): Position {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    // reported below
+  }
+  if (
+    !Array.isArray(value) ||
+    value.length !== 3 ||
+    !Object.values(TAGS).includes(value[0]) ||
+    !Number.isFinite(value[1]) ||
+    typeof value[2] !== 'string'
+  ) {
+    throw new InvalidCursorError(cursor, 'is not a cursor this server issued');
+  }
+  if (value[0] !== TAGS[sortKey]) {
+    throw new InvalidCursorError(cursor, `belongs to another sortKey than ${sortKey}`);
+  }
+  return [value[1] as number, value[2] as string];
+}
+
+/** The kind a thread's source counts as for `sourceKinds` filters. */
+export function sourceKind(source: SessionSource): string {
+  return typeof source === 'string' ? source : 'unknown';
+}
+
+/** Newest first, ties broken by id: the order every list is a walk over. */
 function compareDesc(a: Position, b: Position): number {
   return b[0] - a[0] || (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0);
 }
 
-export function sortDescending(summaries: Iterable<ThreadSummary>, sortKey: ThreadSortKey): ThreadSummary[] {
-  return [...summaries].sort((a, b) => compareDesc([keyOf(a, sortKey), a.id], [keyOf(b, sortKey), b.id]));
-}
-
-export function encodeCursor(position: Position): string {
-  return Buffer.from(JSON.stringify(position)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): Position {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw new InvalidCursorError(cursor);
-}
-
-export function sourceKindOf(summary: ThreadSummary): ThreadSourceKind {
-  return typeof summary.source === 'string' ? summary.source : 'unknown';
-}
-
-function matcher(query: ListQuery): (summary: ThreadSummary) => boolean {
-  const providers = query.modelProviders?.length ? new Set(query.modelProviders) : undefined;
-  const kinds = query.sourceKinds?.length ? new Set(query.sourceKinds) : undefined;
-  const cwds = query.cwd?.length ? new Set(query.cwd) : undefined;
-  const term = query.searchTerm?.trim().toLowerCase() || undefined;
-  return (s) =>
-    s.archived === query.archived &&
-    (!providers || providers.has(s.modelProvider)) &&
-    (!kinds || kinds.has(sourceKindOf(s))) &&
-    (!cwds || cwds.has(s.cwd)) &&
-    (!term || s.preview.toLowerCase().includes(term) || (s.name?.toLowerCase().includes(term) ?? false));
-}
-
-/** One page from summaries already sorted newest first by the query's sort key. */
-export function listPage(sortedDesc: readonly ThreadSummary[], query: ListQuery): ListPage {
+/**
+ * One page of rows from `order` (newest first), walked in the query's direction from just past
+ * its cursor, keeping the rows that match.
+ */
+export function pageOf(
+  order: readonly number[],
+  position: (row: number) => Position,
+  matches: (row: number) => boolean,
+  query: ListQuery,
+): { rows: number[]; nextCursor: string | null } {
   const ascending = query.sortDirection === 'asc';
-  const position = (s: ThreadSummary): Position => [keyOf(s, query.sortKey), s.id];
   const step = ascending ? -1 : 1;
-  let index = ascending ? sortedDesc.length - 1 : 0;
+  let index = ascending ? order.length - 1 : 0;
   if (query.cursor !== undefined) {
-    const after = decodeCursor(query.cursor);
-    index = firstAfter(sortedDesc, after, position, ascending);
+    const after = decodeCursor(query.cursor, query.sortKey);
+    // In newest-first order, rows newer than the cursor come first, then (at most) its own row.
+    const newer = firstIndexWhere(order, (row) => compareDesc(position(row), after) >= 0);
+    const newerOrSame = firstIndexWhere(order, (row) => compareDesc(position(row), after) > 0);
+    index = ascending ? newer - 1 : newerOrSame;
   }
-  const matches = matcher(query);
-  const data: ThreadSummary[] = [];
-  let more = false;
-  for (; index >= 0 && index < sortedDesc.length; index += step) {
-    const summary = sortedDesc[index]!;
-    if (!matches(summary)) continue;
-    if (data.length === query.limit) {
-      more = true;
-      break;
+  const rows: number[] = [];
+  for (; index >= 0 && index < order.length; index += step) {
+    const row = order[index]!;
+    if (!matches(row)) continue;
+    if (rows.length === query.limit) {
+      const last = rows[rows.length - 1];
+      return { rows, nextCursor: last === undefined ? null : encodeCursor(query.sortKey, position(last)) };
     }
-    data.push(summary);
+    rows.push(row);
   }
-  const last = data[data.length - 1];
-  return { data, nextCursor: more && last ? encodeCursor(position(last)) : null };
+  return { rows, nextCursor: null };
 }
 
-/** Index of the first row strictly past `after` in the direction of travel (binary search). */
-function firstAfter(
-  sortedDesc: readonly ThreadSummary[],
-  after: Position,
-  position: (s: ThreadSummary) => Position,
-  ascending: boolean,
-): number {
-  // lo = number of rows that sort at or before `after` in descending order.
+/** The first index whose row satisfies a predicate that is false, then true, along the order. */
+function firstIndexWhere(order: readonly number[], test: (row: number) => boolean): number {
   let lo = 0;
-  let hi = sortedDesc.length;
+  let hi = order.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareDesc(position(sortedDesc[mid]!), after) <= 0) lo = mid + 1;
-    else hi = mid;
+    if (test(order[mid]!)) hi = mid;
+    else lo = mid + 1;
   }
-  if (!ascending) return lo;
-  // Ascending walks backwards: start just before the rows at or after `after`.
-  let start = lo - 1;
-  while (start >= 0 && compareDesc(position(sortedDesc[start]!), after) >= 0) start--;
-  return start;
+  return lo;
 }

@@ -1,15 +1,21 @@
-// The rollout format: one JSON record per line, append-only. The first line describes the thread;
-// later lines record turns, items, renames and history markers. Reading folds them into turns.
+// The rollout format: one JSON record per line, each line ended by a newline, append-only. The
+// first line describes the thread; later lines record turns, items, renames and history markers.
+// Reading folds them into turns. Every `ts` is milliseconds since the epoch; the protocol's seconds
+// are derived when reading.
 //
-// Every `ts` is milliseconds since the epoch; the protocol's seconds are derived when reading.
-//
-//   {"type":"session_meta","ts":…,"meta":{id, createdAt (s), cwd, modelProvider, model, source, …}}
+//   {"type":"session_meta","ts":…,"meta":{id, createdAt (s), cwd, modelProvider, model, source,
+//                                          cliVersion, forkedFromId, gitInfo}}
 //   {"type":"turn_started","ts":…,"turnId":"…"}
-//   {"type":"item","ts":…,"turnId":"…","item":{…ThreadItem}}
-//   {"type":"turn_completed","ts":…,"turnId":"…","status":"completed","error":null}
+//   {"type":"item","ts":…,"turnId":"…","item":{…}}   a protocol ThreadItem, stored as given
+//   {"type":"turn_completed","ts":…,"turnId":"…","status":"completed"|"interrupted"|"failed","error":…|null}
 //   {"type":"name_set","ts":…,"name":"…"|null}
-//   {"type":"rollback","ts":…,"numTurns":N}          drop the last N turns
+//   {"type":"rollback","ts":…,"numTurns":N}          drop the last N turns (as folded so far)
 //   {"type":"revert","ts":…,"beforeTurnId":"…"}      drop that turn and every later one
+//
+// Markers never rewrite earlier lines: folding applies them, so every reader sees the pruned
+// history. A line that does not parse or lacks its fields is skipped (and reported by the reader);
+// items for a turn that was never started are dropped; a turn without `turn_completed` stays
+// `inProgress`.
 import type { ThreadItem } from '../protocol/items';
 import type { GitInfo, SessionSource, Turn, TurnError, TurnStatus } from '../protocol/thread';
 
@@ -40,17 +46,59 @@ export type RolloutRecord =
   | { type: 'rollback'; ts: number; numTurns: number }
   | { type: 'revert'; ts: number; beforeTurnId: string };
 
-const recordTypes = new Set([
-  'session_meta',
-  'turn_started',
-  'item',
-  'turn_completed',
-  'name_set',
-  'rollback',
-  'revert',
-]);
+const TURN_STATUSES = new Set<string>(['completed', 'interrupted', 'failed', 'inProgress']);
 
-/** Parses one line; undefined for anything that is not a record we understand. */
+type Fields = Record<string, unknown>;
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
+const isString = (value: unknown): value is string => typeof value === 'string';
+const orNull = <T>(value: unknown, check: (v: unknown) => v is T): T | null => (check(value) ? value : null);
+
+/** A thread description, with the optional fields defaulted so older or hand-made files still index. */
+function threadMeta(value: unknown): ThreadMeta | undefined {
+  if (!isObject(value)) return undefined;
+  const { id, createdAt, cwd, modelProvider, source } = value;
+  if (!isString(id) || typeof createdAt !== 'number' || !isString(cwd) || !isString(modelProvider)) {
+    return undefined;
+  }
+  const knownSource = isString(source) || (isObject(source) && isString(source.custom));
+  return {
+    id,
+    createdAt: Math.floor(createdAt),
+    cwd,
+    modelProvider,
+    model: orNull(value.model, isString),
+    source: knownSource ? (source as SessionSource) : 'unknown',
+    cliVersion: isString(value.cliVersion) ? value.cliVersion : '',
+    forkedFromId: orNull(value.forkedFromId, isString),
+    gitInfo: orNull(value.gitInfo, isObject) as GitInfo | null,
+  };
+}
+
+/** Whether a parsed line has the fields its type promises; anything else is treated as corrupt. */
+function wellFormed(record: Fields): boolean {
+  switch (record.type) {
+    case 'turn_started':
+      return isString(record.turnId);
+    case 'item':
+      return isString(record.turnId) && isObject(record.item) && isString(record.item.type);
+    case 'turn_completed':
+      return (
+        isString(record.turnId) &&
+        TURN_STATUSES.has(record.status as string) &&
+        (record.error === null || record.error === undefined || isObject(record.error))
+      );
+    case 'name_set':
+      return record.name === null || isString(record.name);
+    case 'rollback':
+      return Number.isInteger(record.numTurns) && (record.numTurns as number) >= 0;
+    case 'revert':
+      return isString(record.beforeTurnId);
+    default:
+      return false;
+  }
+}
+
+/** Parses one line; undefined for anything that is not a well-formed record we understand. */
 export function parseRecord(line: string): RolloutRecord | undefined {
   let value: unknown;
   try {
@@ -58,9 +106,12 @@ export function parseRecord(line: string): RolloutRecord | undefined {
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const type = (value as { type?: unknown }).type;
-  return typeof type === 'string' && recordTypes.has(type) ? (value as RolloutRecord) : undefined;
+  if (!isObject(value) || typeof value.ts !== 'number' || !Number.isFinite(value.ts)) return undefined;
+  if (value.type === 'session_meta') {
+    const meta = threadMeta(value.meta);
+    return meta && { type: 'session_meta', ts: value.ts, meta };
+  }
+  return wellFormed(value) ? (value as RolloutRecord) : undefined;
 }
 
 export interface History {
@@ -104,7 +155,7 @@ export function foldHistory(meta: ThreadMeta, records: Iterable<RolloutRecord>):
         const turn = byId.get(record.turnId);
         if (!turn) break;
         turn.status = record.status;
-        turn.error = record.error;
+        turn.error = record.error ?? null;
         turn.completedAt = toSeconds(record.ts);
         turn.durationMs = Math.max(0, Math.round(record.ts - (startedMs.get(turn.id) ?? record.ts)));
         break;
@@ -129,8 +180,13 @@ export const toSeconds = (ms: number) => Math.floor(ms / 1000);
 
 /** The text a user message carries, or null for other items and text-less messages. */
 export function userMessageText(item: ThreadItem): string | null {
-  if (item.type !== 'userMessage') return null;
-  const text = item.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join(' ');
+  // Items are opaque to the store and may come from a hand-edited file: look before touching.
+  if (item.type !== 'userMessage' || !Array.isArray(item.content)) return null;
+  const texts: string[] = [];
+  for (const part of item.content as unknown[]) {
+    if (isObject(part) && part.type === 'text' && isString(part.text)) texts.push(part.text);
+  }
+  const text = texts.join(' ');
   return text.trim() ? text : null;
 }
 

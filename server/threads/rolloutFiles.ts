@@ -1,24 +1,41 @@
-// Where rollouts live and how they are written: sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl,
-// moved whole to archived_sessions/ when archived. Appends to one file are serialized so
-// concurrent writers never interleave lines.
-import { promises as fs } from 'node:fs';
-import { basename, join } from 'node:path';
+// Where rollouts live and how they are written and read: sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl
+// (UTC), moved whole to archived_sessions/ when archived. Appends to one file are serialized so
+// concurrent writers in this process never interleave lines.
+import { constants, promises as fs } from 'node:fs';
+import { basename, join, sep } from 'node:path';
 import type { Logger } from '../log';
 import { parseRecord, type RolloutRecord } from './records';
 
 export const SESSIONS = 'sessions';
 export const ARCHIVED = 'archived_sessions';
 
-const pad = (n: number) => String(n).padStart(2, '0');
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** The UTC date and time parts rollout names use (built by hand: listing derives many paths). */
+function utc(ms: number) {
+  const d = new Date(ms);
+  return {
+    year: pad(d.getUTCFullYear(), 4),
+    month: pad(d.getUTCMonth() + 1),
+    day: pad(d.getUTCDate()),
+    time: `${pad(d.getUTCHours())}-${pad(d.getUTCMinutes())}-${pad(d.getUTCSeconds())}`,
+  };
+}
 
 export function dayDir(createdAtMs: number): string {
-  const d = new Date(createdAtMs);
-  return join(String(d.getUTCFullYear()), pad(d.getUTCMonth() + 1), pad(d.getUTCDate()));
+  const { year, month, day } = utc(createdAtMs);
+  return year + sep + month + sep + day;
 }
 
 export function rolloutFileName(id: string, createdAtMs: number): string {
-  const stamp = new Date(createdAtMs).toISOString().slice(0, 19).replace(/:/g, '-');
-  return `rollout-${stamp}-${id}.jsonl`;
+  const { year, month, day, time } = utc(createdAtMs);
+  return `rollout-${year}-${month}-${day}T${time}-${id}.jsonl`;
+}
+
+/** Where a thread's rollout lives, relative to the home, when it follows the naming scheme. */
+export function rolloutPath(id: string, createdAt: number, archived: boolean): string {
+  const ms = createdAt * 1000;
+  return (archived ? ARCHIVED : SESSIONS + sep + dayDir(ms)) + sep + rolloutFileName(id, ms);
 }
 
 /** The thread id a rollout file name carries, if it is one of ours. */
@@ -33,64 +50,123 @@ export function dayDirOfFileName(file: string): string | undefined {
   return match ? join(match[1]!, match[2]!, match[3]!) : undefined;
 }
 
-export class AppendQueue {
-  private readonly queues = new Map<string, Promise<void>>();
+/** Whether a non-empty file's last byte is not a newline: a crash cut its last line short. */
+async function endsMidLine(path: string): Promise<boolean> {
+  const handle = await fs.open(path, 'r').catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
 
-  /** Appends values as JSON lines to a file, after every earlier append to the same file. */
-  append(path: string, values: readonly unknown[]): Promise<void> {
-    const text = values.map((v) => JSON.stringify(v) + '\n').join('');
-    const previous = this.queues.get(path) ?? Promise.resolve();
-    const next = previous.then(() => fs.appendFile(path, text, { encoding: 'utf8', mode: 0o600 }));
+/**
+ * Serializes work per key (a file path or a thread id) and appends JSON lines to files. The first
+ * append to a file whose last line was cut short (a crash mid-write) starts a new line, so the torn
+ * line costs only itself.
+ */
+export class AppendQueue {
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Files known to end with a complete line, so appends need not look first. */
+  private readonly whole = new Set<string>();
+
+  /** Appends values as JSON lines after every earlier task on the same path; resolves to the bytes written. */
+  append(path: string, values: readonly unknown[]): Promise<number> {
+    return this.exclusive(path, () => this.write(path, values));
+  }
+
+  /** Runs a task after every earlier task with the same key, and before any later one. */
+  exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const next = previous.then(task);
     const settled = next.catch(() => {});
-    this.queues.set(path, settled);
+    this.queues.set(key, settled);
     void settled.then(() => {
-      if (this.queues.get(path) === settled) this.queues.delete(path);
+      if (this.queues.get(key) === settled) this.queues.delete(key);
     });
     return next;
   }
 
-  /** Waits for every pending append (before a file is moved, and at shutdown). */
-  async flush(path?: string): Promise<void> {
-    if (path) await this.queues.get(path);
+  /** Waits for every pending task with the key, or for all of them. */
+  async flush(key?: string): Promise<void> {
+    if (key) await this.queues.get(key);
     else await Promise.all(this.queues.values());
+  }
+
+  /**
+   * Appends values as JSON lines now, outside any queue (callers hold the file's turn). With
+   * `create: false` a missing file is an ENOENT error rather than a new file without a beginning.
+   */
+  async write(path: string, values: readonly unknown[], { create = true } = {}): Promise<number> {
+    const text = values.map((v) => JSON.stringify(v) + '\n').join('');
+    const data = !this.whole.has(path) && (await endsMidLine(path)) ? '\n' + text : text;
+    try {
+      const flag = create ? 'a' : constants.O_WRONLY | constants.O_APPEND;
+      await fs.appendFile(path, data, { encoding: 'utf8', mode: 0o600, flag });
+    } catch (error) {
+      // A failed write may have left part of a line behind: look again next time.
+      this.whole.delete(path);
+      throw error;
+    }
+    this.whole.add(path);
+    return Buffer.byteLength(data);
   }
 }
 
-/** Reads a rollout; lines that cannot be parsed are skipped and logged, never thrown. */
-export async function readRollout(path: string, log: Logger): Promise<RolloutRecord[]> {
-  const text = await fs.readFile(path, 'utf8');
+export interface RolloutContents {
+  records: RolloutRecord[];
+  /** The file's size as read, so the index can tell later whether it grew behind its back. */
+  bytes: number;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * Reads a rollout a chunk at a time (a huge thread never becomes one huge string). Lines that
+ * cannot be parsed are skipped and logged, never thrown; a missing file throws ENOENT.
+ */
+export async function readRollout(path: string, log: Logger): Promise<RolloutContents> {
   const records: RolloutRecord[] = [];
-  const lines = text.split('\n');
-  lines.forEach((line, index) => {
+  const handle = await fs.open(path, 'r');
+  let bytes = 0;
+  let lineNumber = 0;
+  const take = (line: string, last: boolean) => {
+    lineNumber++;
     if (line.trim() === '') return;
     const record = parseRecord(line);
     if (record) records.push(record);
-    else {
-      const truncated = index === lines.length - 1 ? ' (truncated last line)' : '';
-      log.warn(`skipping unreadable line ${index + 1} of ${path}${truncated}`);
-    }
-  });
-  return records;
-}
-
-/** Reads only the first line: enough to index a thread. */
-export async function readFirstRecord(path: string): Promise<RolloutRecord | undefined> {
-  const handle = await fs.open(path, 'r');
+    else log.warn(`skipping unreadable line ${lineNumber} of ${path}${last ? ' (truncated last line)' : ''}`);
+  };
   try {
-    const chunks: Buffer[] = [];
-    let position = 0;
-    for (;;) {
-      const buffer = Buffer.alloc(16 * 1024);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      const newline = chunk.indexOf(0x0a);
-      chunks.push(newline >= 0 ? chunk.subarray(0, newline) : chunk);
-      if (newline >= 0 || position > 4 * 1024 * 1024) break;
-      position += bytesRead;
+    // Pieces of a line that spans chunks; joined once its newline arrives.
+    let pending: Buffer[] = [];
+    // One byte more than the file holds, so a small file's first read is short: it ended.
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, (await handle.stat()).size + 1));
+    for (let more = true; more;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, bytes);
+      more = bytesRead === chunk.length;
+      bytes += bytesRead;
+      const read = chunk.subarray(0, bytesRead);
+      let start = 0;
+      for (let newline = read.indexOf(0x0a); newline >= 0; newline = read.indexOf(0x0a, start)) {
+        const line = pending.length
+          ? Buffer.concat([...pending, read.subarray(start, newline)]).toString('utf8')
+          : read.toString('utf8', start, newline);
+        pending = [];
+        take(line, false);
+        start = newline + 1;
+      }
+      // Copied: the chunk is reused for the next read.
+      if (start < bytesRead) pending.push(Buffer.from(read.subarray(start)));
     }
-    return parseRecord(Buffer.concat(chunks).toString('utf8'));
+    if (pending.length) take(Buffer.concat(pending).toString('utf8'), true);
   } finally {
     await handle.close();
   }
+  return { records, bytes };
 }

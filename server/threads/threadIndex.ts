@@ -1,76 +1,77 @@
-// The listing index: every thread's summary in memory, persisted as a snapshot plus a journal of
-// changes so opening it costs one JSON.parse, not a scan of every rollout. It is checked against
-// the rollout folders' modification times when opened: a folder that changed behind our back
-// (a crash between writes, a file copied in) is rescanned, so a stale index never hides a thread.
+// The listing index: every thread's summary in memory (a SummaryTable), saved in the home as
+//
+//   thread-index.json      a snapshot: {version, clean, folders, values, columns}
+//   thread-index.journal   changes since that snapshot, one JSON line each (put | del | folder)
+//
+// so opening costs one JSON.parse and a short replay, never a read of every rollout. The journal is
+// folded into a new snapshot (written to a temporary file, then renamed) every COMPACT_AFTER lines
+// and at close.
+//
+// Staleness, checked when opening:
+// - New, moved or deleted rollouts change their folder's mtime. The snapshot records the mtime of
+//   every day folder and of archived_sessions as last seen; a folder whose mtime differs is re-read
+//   and files the index does not know are summarized, so a stale index never hides a thread. We
+//   stat a folder before listing it, so a file added while we look changes the mtime we missed.
+// - Appends change only the file. Each row records its rollout's size; when the last process did
+//   not close cleanly (a journal is left over, or the snapshot is not marked clean) or another
+//   process used the same home meanwhile, a background sweep stats every rollout and re-reads
+//   those whose size differs. Listing works meanwhile.
+// - No snapshot, an unreadable one, or another version: rebuilt from the rollouts.
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Logger } from '../log';
-import type { ThreadSortKey } from '../protocol/enums';
-import { sortDescending } from './listing';
-import { foldHistory } from './records';
-import { ARCHIVED, AppendQueue, SESSIONS, idFromFileName, readRollout } from './rolloutFiles';
-import { summarize, type ThreadSummary } from './summary';
+import type { ListPage, ListQuery } from './listing';
+import { AppendQueue, idFromFileName } from './rolloutFiles';
+import {
+  folderTime,
+  listFolders,
+  rolloutsIn,
+  summarizeFile,
+  summarizeFiles,
+  type Scanned,
+} from './rolloutScan';
+import type { ThreadSummary } from './summary';
+import { SummaryTable, type TableSnapshot } from './summaryTable';
 
-const VERSION = 2;
-const SNAPSHOT = 'thread-index.json';
-const JOURNAL = 'thread-index.journal';
+const VERSION = 3;
+export const SNAPSHOT = 'thread-index.json';
+export const JOURNAL = 'thread-index.journal';
 const COMPACT_AFTER = 2000;
-const RESCAN_BATCH = 32;
+const SWEEP_BATCH = 64;
 
-/** Summaries are stored as rows of these columns: no repeated keys to write, read and collect. */
-const COLUMNS = [
-  'id',
-  'createdAt',
-  'updatedAt',
-  'cwd',
-  'modelProvider',
-  'model',
-  'source',
-  'cliVersion',
-  'forkedFromId',
-  'gitInfo',
-  'name',
-  'preview',
-  'archived',
-  'path',
-] as const satisfies readonly (keyof ThreadSummary)[];
-const SHARED = new Set<string>(['cwd', 'modelProvider', 'model', 'source', 'cliVersion']);
-
-interface Snapshot {
+interface Snapshot extends TableSnapshot {
   version: number;
+  /** Written at a clean shutdown of the only process using this home. */
+  clean: boolean;
   folders: Record<string, number>;
-  columns: string[];
-  rows: unknown[][];
 }
 
-/** Builds summaries from rows, sharing one copy of values many threads repeat (cwd, model, …). */
-function fromRows(columns: string[], rows: unknown[][]): ThreadSummary[] {
-  const pool = new Map<string, string>();
-  const share = (value: unknown) => {
-    if (typeof value !== 'string') return value;
-    const known = pool.get(value);
-    if (known !== undefined) return known;
-    pool.set(value, value);
-    return value;
-  };
-  return rows.map((row) => {
-    const summary: Record<string, unknown> = {};
-    columns.forEach((column, i) => (summary[column] = SHARED.has(column) ? share(row[i]) : row[i]));
-    return summary as unknown as ThreadSummary;
-  });
-}
-
-type JournalEntry =
-  | { op: 'put'; thread: ThreadSummary }
+/** Journal lines carry their writer, so a process can tell that another one shares the home. */
+type JournalEntry = { w: string } & (
+  | { op: 'put'; thread: ThreadSummary; bytes: number }
   | { op: 'del'; id: string }
-  | { op: 'folder'; folder: string; mtimeMs: number };
+  | { op: 'folder'; folder: string; mtimeMs: number }
+);
+type Change = JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'w'> : never) : never;
 
 export class ThreadIndex {
-  private readonly threads = new Map<string, ThreadSummary>();
+  private table = SummaryTable.empty();
   private folders: Record<string, number> = {};
-  private readonly sorted = new Map<ThreadSortKey, ThreadSummary[]>();
+  /** Serializes journal appends and compactions, so a compaction never drops a line it did not fold in. */
   private readonly journal = new AppendQueue();
   private journalLines = 0;
+  private readonly writer = randomBytes(6).toString('base64url');
+  /** Open for business: changes are journaled (while opening they are folded into one snapshot). */
+  private opened = false;
+  /** Another process wrote this home's index while we had it open: our snapshot may miss its work. */
+  private shared = false;
+  /** The snapshot file's mtime and size as we last read or wrote it. */
+  private snapshotStamp = '';
+  private sweeping: Promise<void> | undefined;
+  /** Threads changed while a sweep runs: the sweep leaves them alone. */
+  private touched: Set<string> | undefined;
+  private closing = false;
 
   private constructor(
     private readonly home: string,
@@ -79,189 +80,202 @@ export class ThreadIndex {
 
   static async open(home: string, log: Logger): Promise<ThreadIndex> {
     const index = new ThreadIndex(home, log);
-    const loaded = await index.load();
+    const state = await index.load();
     const changed = await index.reconcile();
-    if (!loaded || changed) await index.compact();
+    // A left-over journal is folded in now, so any journal line we see later is news.
+    if (state === 'missing' || state === 'journaled' || changed) await index.compact(false);
+    index.opened = true;
+    if (state === 'unclean' || state === 'journaled') index.sweeping = index.sweep();
     return index;
   }
 
   get(id: string): ThreadSummary | undefined {
-    return this.threads.get(id);
+    return this.table.get(id);
   }
 
   get size(): number {
-    return this.threads.size;
+    return this.table.size;
   }
 
-  /** All summaries, newest first by the key (cached until the next change). */
-  sortedBy(sortKey: ThreadSortKey): ThreadSummary[] {
-    let list = this.sorted.get(sortKey);
-    if (!list) {
-      list = sortDescending(this.threads.values(), sortKey);
-      this.sorted.set(sortKey, list);
-    }
-    return list;
+  /** The rollout's size as of the last change the index knows of. */
+  bytesOf(id: string): number {
+    return this.table.bytesOf(id) ?? 0;
   }
 
-  async put(thread: ThreadSummary): Promise<void> {
-    this.apply({ op: 'put', thread });
-    await this.record([{ op: 'put', thread }]);
+  page(query: ListQuery): ListPage {
+    return this.table.page(query);
+  }
+
+  /** Adds or replaces a summary; `bytes` is the rollout's size once the change that caused it is on disk. */
+  async put(thread: ThreadSummary, bytes: number): Promise<void> {
+    this.touched?.add(thread.id);
+    await this.record({ op: 'put', thread, bytes });
   }
 
   async delete(id: string): Promise<void> {
-    this.apply({ op: 'del', id });
-    await this.record([{ op: 'del', id }]);
+    this.touched?.add(id);
+    await this.record({ op: 'del', id });
   }
 
-  /** Records a folder's new modification time after we created or moved a file in it. */
+  /**
+   * After we created or moved a file in a folder: notes the folder's mtime, first indexing any
+   * other new file there (another process's). Files deleted behind our back are found at the next
+   * open, or when their thread is read.
+   */
   async folderChanged(absoluteFolder: string): Promise<void> {
     const folder = relative(this.home, absoluteFolder);
-    const { mtimeMs } = await fs.stat(absoluteFolder);
-    this.apply({ op: 'folder', folder, mtimeMs });
-    await this.record([{ op: 'folder', folder, mtimeMs }]);
+    const mtimeMs = await folderTime(this.home, folder);
+    if (mtimeMs === undefined) return;
+    const files = await rolloutsIn(this.home, folder);
+    await this.index(files.filter((path) => this.table.pathOf(idFromFileName(path)!) !== path));
+    await this.record({ op: 'folder', folder, mtimeMs });
   }
 
+  /** Waits for the background sweep (if any) and leaves a clean snapshot. */
   async close(): Promise<void> {
-    await this.journal.flush();
-    await this.compact();
+    this.closing = true;
+    await this.sweeping;
+    await this.compact(true);
   }
 
-  private apply(entry: JournalEntry): void {
-    if (entry.op === 'put') this.threads.set(entry.thread.id, entry.thread);
-    else if (entry.op === 'del') this.threads.delete(entry.id);
-    else this.folders[entry.folder] = entry.mtimeMs;
-    if (entry.op !== 'folder') this.sorted.clear();
+  /** Applies a change, and journals it once open (while opening, the snapshot that follows has it). */
+  private async record(change: Change): Promise<void> {
+    if (!this.apply(change) || !this.opened) return;
+    await this.journal.append(join(this.home, JOURNAL), [{ ...change, w: this.writer }]);
+    if (++this.journalLines === COMPACT_AFTER) await this.compact(false);
   }
 
-  private async record(entries: JournalEntry[]): Promise<void> {
-    this.journalLines += entries.length;
-    await this.journal.append(join(this.home, JOURNAL), entries);
-    if (this.journalLines > COMPACT_AFTER) await this.compact();
+  /** Applies a change in memory; false when it changed nothing (and need not be journaled). */
+  private apply(change: Change): boolean {
+    if (change.op === 'put') return this.table.put(change.thread, change.bytes);
+    if (change.op === 'del') return this.table.delete(change.id);
+    if (this.folders[change.folder] === change.mtimeMs) return false;
+    this.folders[change.folder] = change.mtimeMs;
+    return true;
   }
 
-  /** Reads snapshot and journal; false when there was no usable snapshot. */
-  private async load(): Promise<boolean> {
+  /** Reads snapshot and journal. */
+  private async load(): Promise<'missing' | 'clean' | 'unclean' | 'journaled'> {
     let snapshot: Snapshot;
     try {
       snapshot = JSON.parse(await fs.readFile(join(this.home, SNAPSHOT), 'utf8')) as Snapshot;
-      if (snapshot.version !== VERSION || !Array.isArray(snapshot.rows)) throw new Error('unknown format');
+      if (snapshot.version !== VERSION) throw new Error(`version ${String(snapshot.version)}`);
+      this.table = SummaryTable.fromSnapshot(snapshot);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
         this.log.warn(
           `thread index unreadable, rebuilding it from the rollouts: ${(error as Error).message}`,
         );
       }
-      return false;
+      return 'missing';
     }
-    for (const thread of fromRows(snapshot.columns, snapshot.rows)) this.threads.set(thread.id, thread);
-    this.folders = snapshot.folders ?? {};
+    this.snapshotStamp = await this.stamp();
+    this.folders = { ...snapshot.folders };
     const journal = await fs.readFile(join(this.home, JOURNAL), 'utf8').catch(() => '');
     for (const line of journal.split('\n')) {
       if (!line) continue;
       try {
         this.apply(JSON.parse(line) as JournalEntry);
-        this.journalLines++;
       } catch {
         this.log.warn('skipping an unreadable line of the thread index journal');
       }
     }
+    if (journal !== '') return 'journaled';
+    return snapshot.clean === true ? 'clean' : 'unclean';
+  }
+
+  /** Re-reads every rollout folder whose mtime is not the one recorded; true when any was. */
+  private async reconcile(): Promise<boolean> {
+    const current = await listFolders(this.home);
+    const stale = [...current].filter(([folder, mtimeMs]) => this.folders[folder] !== mtimeMs);
+    const gone = Object.keys(this.folders).filter((folder) => !current.has(folder));
+    if (!stale.length && !gone.length) return false;
+    const byFolder = new Map<string, string[]>();
+    for (const id of this.table.ids()) {
+      const folder = dirname(this.table.pathOf(id)!);
+      const ids = byFolder.get(folder);
+      if (ids) ids.push(id);
+      else byFolder.set(folder, [id]);
+    }
+    for (const folder of gone) {
+      for (const id of byFolder.get(folder) ?? []) this.apply({ op: 'del', id });
+      delete this.folders[folder];
+    }
+    for (const [folder, mtimeMs] of stale) {
+      const files = new Set(await rolloutsIn(this.home, folder));
+      const ids = byFolder.get(folder) ?? [];
+      for (const id of ids) if (!files.has(this.table.pathOf(id)!)) this.apply({ op: 'del', id });
+      await this.index([...files].filter((path) => this.table.pathOf(idFromFileName(path)!) !== path));
+      this.folders[folder] = mtimeMs;
+    }
     return true;
   }
 
-  /** Rescans every rollout folder whose modification time is not the one we recorded. */
-  private async reconcile(): Promise<boolean> {
-    const current = await listFolders(this.home);
-    let changed = false;
-    for (const [folder, mtimeMs] of current) {
-      if (this.folders[folder] === mtimeMs) continue;
-      await this.rescan(folder);
-      this.folders[folder] = mtimeMs;
-      changed = true;
-    }
-    for (const folder of Object.keys(this.folders)) {
-      if (current.has(folder)) continue;
-      for (const thread of [...this.threads.values()]) {
-        if (dirname(thread.path) === folder) this.apply({ op: 'del', id: thread.id });
-      }
-      delete this.folders[folder];
-      changed = true;
-    }
-    return changed;
+  private async index(paths: string[]): Promise<void> {
+    const scanned: Scanned[] = [];
+    await summarizeFiles(this.home, paths, this.log, (one) => scanned.push(one));
+    for (const { summary, bytes } of scanned) await this.record({ op: 'put', thread: summary, bytes });
   }
 
-  private async rescan(folder: string): Promise<void> {
-    const absolute = join(this.home, folder);
-    const files = new Set((await fs.readdir(absolute).catch(() => [] as string[])).filter(idFromFileName));
-    for (const thread of [...this.threads.values()]) {
-      if (dirname(thread.path) === folder && !files.has(thread.path.slice(folder.length + 1))) {
-        this.apply({ op: 'del', id: thread.id });
-      }
+  /** Re-reads rollouts whose size is not the one indexed (appends the index never heard of). */
+  private async sweep(): Promise<void> {
+    const ids = [...this.table.ids()];
+    this.touched = new Set();
+    for (let i = 0; i < ids.length && !this.closing; i += SWEEP_BATCH) {
+      await Promise.all(ids.slice(i, i + SWEEP_BATCH).map((id) => this.verify(id)));
     }
-    const unknown = [...files].filter(
-      (file) => this.threads.get(idFromFileName(file)!)?.path !== join(folder, file),
-    );
-    // A few reads at a time: a rebuild of thousands of rollouts is bound by file reads, not CPU.
-    for (let i = 0; i < unknown.length; i += RESCAN_BATCH) {
-      const batch = unknown
-        .slice(i, i + RESCAN_BATCH)
-        .map((file) => summarizeFile(this.home, join(folder, file), this.log));
-      for (const summary of await Promise.all(batch)) if (summary) this.apply({ op: 'put', thread: summary });
-    }
+    this.touched = undefined;
   }
 
-  private async compact(): Promise<void> {
-    const rows = [...this.threads.values()].map((thread) => COLUMNS.map((column) => thread[column]));
-    const snapshot: Snapshot = {
-      version: VERSION,
-      folders: this.folders,
-      columns: [...COLUMNS],
-      rows,
-    };
-    await fs.mkdir(this.home, { recursive: true, mode: 0o700 });
-    const temp = join(this.home, `${SNAPSHOT}.${process.pid}.tmp`);
-    await fs.writeFile(temp, JSON.stringify(snapshot), { mode: 0o600 });
-    await fs.rename(temp, join(this.home, SNAPSHOT));
-    await fs.rm(join(this.home, JOURNAL), { force: true });
+  private async verify(id: string): Promise<void> {
+    const path = this.table.pathOf(id);
+    if (!path || this.touched?.has(id)) return;
+    const info = await fs.stat(join(this.home, path)).catch(() => undefined);
+    if (info?.size === this.table.bytesOf(id)) return;
+    const scanned = await summarizeFile(this.home, path, this.log);
+    if (this.touched?.has(id)) return;
+    if (scanned) await this.record({ op: 'put', thread: scanned.summary, bytes: scanned.bytes });
+    else await this.record({ op: 'del', id });
+  }
+
+  private async stamp(): Promise<string> {
+    const info = await fs.stat(join(this.home, SNAPSHOT)).catch(() => undefined);
+    return info ? `${info.mtimeMs}:${info.size}` : '';
+  }
+
+  /** Whether another process wrote the snapshot or the journal since we last looked. */
+  private async othersWrote(): Promise<boolean> {
+    if ((await this.stamp()) !== this.snapshotStamp) return true;
+    const journal = await fs.readFile(join(this.home, JOURNAL), 'utf8').catch(() => '');
+    return journal.split('\n').some((line) => line && !line.endsWith(`"w":"${this.writer}"}`));
+  }
+
+  /**
+   * Folds everything in memory into a new snapshot and drops the journal. It runs in the journal's
+   * queue: lines queued after it may repeat what the snapshot holds, which replays harmlessly.
+   */
+  private compact(clean: boolean): Promise<void> {
     this.journalLines = 0;
+    return this.journal.exclusive(join(this.home, JOURNAL), async () => {
+      // While opening, the journal is the previous process's, replayed above: not news.
+      if (this.opened && !this.shared && (await this.othersWrote())) {
+        this.shared = true;
+        this.log.info('another process uses this thread index: the next start checks every rollout');
+      }
+      // Serialized before the first await: changes made while it is written belong to the next one.
+      const snapshot: Snapshot = {
+        version: VERSION,
+        clean: clean && !this.shared,
+        folders: this.folders,
+        ...this.table.toSnapshot(),
+      };
+      const text = JSON.stringify(snapshot);
+      await fs.mkdir(this.home, { recursive: true, mode: 0o700 });
+      const temp = join(this.home, `${SNAPSHOT}.${process.pid}.tmp`);
+      await fs.writeFile(temp, text, { mode: 0o600 });
+      await fs.rename(temp, join(this.home, SNAPSHOT));
+      await fs.rm(join(this.home, JOURNAL), { force: true });
+      this.snapshotStamp = await this.stamp();
+    });
   }
-}
-
-/** Reads and folds one rollout into a summary; undefined (and a log line) when it is unusable. */
-export async function summarizeFile(
-  home: string,
-  path: string,
-  log: Logger,
-): Promise<ThreadSummary | undefined> {
-  try {
-    const records = await readRollout(join(home, path), log);
-    const first = records[0];
-    if (first?.type !== 'session_meta') {
-      log.warn(`ignoring ${path}: its first line does not describe a thread`);
-      return undefined;
-    }
-    return summarize(foldHistory(first.meta, records.slice(1)), path, path.startsWith(ARCHIVED));
-  } catch (error) {
-    log.warn(`ignoring ${path}: ${(error as Error).message}`);
-    return undefined;
-  }
-}
-
-/** Every folder that holds rollouts, with its modification time. */
-async function listFolders(home: string): Promise<Map<string, number>> {
-  const folders = new Map<string, number>();
-  const stat = async (folder: string) => {
-    const info = await fs.stat(join(home, folder)).catch(() => undefined);
-    if (info?.isDirectory()) folders.set(folder, info.mtimeMs);
-  };
-  const subfolders = async (folder: string) =>
-    (await fs.readdir(join(home, folder), { withFileTypes: true }).catch(() => []))
-      .filter((entry) => entry.isDirectory() && /^\d+$/.test(entry.name))
-      .map((entry) => join(folder, entry.name));
-  await stat(ARCHIVED);
-  for (const year of await subfolders(SESSIONS)) {
-    for (const month of await subfolders(year)) {
-      await Promise.all((await subfolders(month)).map(stat));
-    }
-  }
-  return folders;
 }

@@ -1,10 +1,20 @@
 // The thread store: creates, reads, lists, renames, forks, archives and prunes threads. Rollouts
-// are the source of truth; the index only makes listing fast. Ephemeral threads live in memory.
+// are the source of truth; the index only makes listing fast. Ephemeral threads live in memory
+// and are never written. Every operation on one thread runs after the previous one on it has
+// finished, so appends never interleave, and a move never races a write.
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../log';
-import { listPage, type ListPage, type ListQuery } from './listing';
-import { foldHistory, userMessageText, type History, type RolloutRecord, type ThreadMeta } from './records';
+import type { TurnError } from '../protocol/thread';
+import type { ListPage, ListQuery } from './listing';
+import {
+  foldHistory,
+  toSeconds,
+  userMessageText,
+  type History,
+  type RolloutRecord,
+  type ThreadMeta,
+} from './records';
 import {
   ARCHIVED,
   AppendQueue,
@@ -12,7 +22,7 @@ import {
   dayDir,
   dayDirOfFileName,
   readRollout,
-  rolloutFileName,
+  rolloutPath,
 } from './rolloutFiles';
 import { previewOf, type ThreadSummary } from './summary';
 import { ThreadIndex } from './threadIndex';
@@ -24,17 +34,27 @@ export class ThreadNotFoundError extends Error {
   }
 }
 
+/** A request the thread's history cannot satisfy (a turn it lacks, more turns than it has, …). */
 export class HistoryError extends Error {}
 
 export type NewThread = Omit<ThreadMeta, 'id' | 'createdAt'> & { ephemeral?: boolean };
+
+/** List options; absent ones default to the newest 25 unarchived threads by creation time. */
+export type ListOptions = Partial<ListQuery>;
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 200;
 
 interface EphemeralThread {
   summary: ThreadSummary;
   records: RolloutRecord[];
 }
 
+const isTurnRecord = (record: RolloutRecord) =>
+  record.type === 'turn_started' || record.type === 'item' || record.type === 'turn_completed';
+
 export class ThreadStore {
-  private readonly writer = new AppendQueue();
+  /** Per-thread queue (keyed by thread id) for every rollout read and write. */
+  private readonly queue = new AppendQueue();
   private readonly ephemeral = new Map<string, EphemeralThread>();
 
   private constructor(
@@ -43,6 +63,7 @@ export class ThreadStore {
     private readonly log: Logger,
   ) {}
 
+  /** Opens the store in a home directory (created on first write), loading or rebuilding its index. */
   static async open(home: string, log: Logger): Promise<ThreadStore> {
     return new ThreadStore(home, await ThreadIndex.open(home, log), log);
   }
@@ -51,6 +72,7 @@ export class ThreadStore {
     return this.ephemeral.get(id)?.summary ?? this.index.get(id);
   }
 
+  /** The thread's summary; ThreadNotFoundError when there is no such thread. */
   require(id: string): ThreadSummary {
     const summary = this.get(id);
     if (!summary) throw new ThreadNotFoundError(id);
@@ -61,167 +83,246 @@ export class ThreadStore {
     return this.ephemeral.has(id);
   }
 
-  list(query: ListQuery): ListPage {
-    return listPage(this.index.sortedBy(query.sortKey), query);
+  /** One page of stored threads; InvalidCursorError for a cursor this store did not issue. */
+  list(options: ListOptions = {}): ListPage {
+    const limit = Math.min(
+      Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT),
+      MAX_LIMIT,
+    );
+    return this.index.page({
+      ...options,
+      limit,
+      sortKey: options.sortKey ?? 'created_at',
+      sortDirection: options.sortDirection ?? 'desc',
+      archived: options.archived ?? false,
+    });
   }
 
+  /** Starts a thread, optionally with history (a fork's copied turns). */
   async create(thread: NewThread, history: RolloutRecord[] = []): Promise<ThreadSummary> {
     const now = Date.now();
     const { ephemeral, ...fields } = thread;
-    const meta: ThreadMeta = { ...fields, id: uuidv7(now), createdAt: Math.floor(now / 1000) };
+    const meta: ThreadMeta = { ...fields, id: uuidv7(now), createdAt: toSeconds(now) };
     const records: RolloutRecord[] = [{ type: 'session_meta', ts: now, meta }, ...history];
     const folded = foldHistory(meta, history);
-    const path = ephemeral ? '' : join(SESSIONS, dayDir(now), rolloutFileName(meta.id, now));
     const summary: ThreadSummary = {
       ...meta,
-      updatedAt: meta.createdAt,
+      updatedAt: folded.updatedAt,
       name: folded.name,
       preview: previewOf(folded.firstUserText),
       archived: false,
-      path,
+      path: ephemeral ? '' : rolloutPath(meta.id, meta.createdAt, false),
     };
     if (ephemeral) {
       this.ephemeral.set(meta.id, { summary, records });
       return summary;
     }
-    const absolute = join(this.home, path);
-    await fs.mkdir(dirname(absolute), { recursive: true, mode: 0o700 });
-    await this.writer.append(absolute, records);
-    await this.index.put(summary);
+    const absolute = join(this.home, summary.path);
+    await this.queue.exclusive(meta.id, async () => {
+      await fs.mkdir(dirname(absolute), { recursive: true, mode: 0o700 });
+      await this.index.put(summary, await this.queue.write(absolute, records));
+    });
     await this.index.folderChanged(dirname(absolute));
     return summary;
   }
 
-  async history(id: string): Promise<History> {
-    const records = await this.records(id);
-    const [first, ...rest] = records;
-    if (first?.type !== 'session_meta')
-      throw new HistoryError(`rollout of thread ${id} has no thread description`);
-    return foldHistory(first.meta, rest);
+  /** The thread's turns with rollback and revert markers applied. */
+  history(id: string): Promise<History> {
+    return this.exclusive(id, () => this.fold(id));
   }
 
   /** Appends records (turns, items, renames, markers) and refreshes the thread's summary. */
-  async append(id: string, records: RolloutRecord[]): Promise<ThreadSummary> {
-    const summary = this.require(id);
-    const updated: ThreadSummary = { ...summary, updatedAt: Math.floor(Date.now() / 1000) };
-    for (const record of records) {
-      if (record.type === 'name_set') updated.name = record.name;
-      if (record.type === 'item' && !updated.preview)
-        updated.preview = previewOf(userMessageText(record.item));
-    }
-    const ephemeral = this.ephemeral.get(id);
-    if (ephemeral) {
-      ephemeral.records.push(...records);
-      ephemeral.summary = updated;
-      return updated;
-    }
-    await this.writer.append(join(this.home, summary.path), records);
-    await this.index.put(updated);
-    return updated;
+  append(id: string, records: RolloutRecord[]): Promise<ThreadSummary> {
+    return this.exclusive(id, () => this.write(id, records));
   }
 
-  async setName(id: string, name: string | null): Promise<ThreadSummary> {
+  setName(id: string, name: string | null): Promise<ThreadSummary> {
     return this.append(id, [{ type: 'name_set', ts: Date.now(), name }]);
   }
 
-  async rollback(id: string, numTurns: number): Promise<History> {
-    const before = await this.history(id);
-    if (numTurns > before.turns.length) {
-      throw new HistoryError(`cannot roll back ${numTurns} turns: thread ${id} has ${before.turns.length}`);
-    }
-    await this.appendMarker(id, { type: 'rollback', ts: Date.now(), numTurns });
-    return this.history(id);
+  /** Drops the last `numTurns` turns (a persisted marker) and returns the history that remains. */
+  rollback(id: string, numTurns: number): Promise<History> {
+    return this.exclusive(id, async () => {
+      const { turns } = await this.fold(id);
+      if (!Number.isInteger(numTurns) || numTurns < 1) {
+        throw new HistoryError(`numTurns must be a positive integer, not ${numTurns}`);
+      }
+      if (numTurns > turns.length) {
+        throw new HistoryError(`cannot roll back ${numTurns} turns: thread ${id} has ${turns.length}`);
+      }
+      return this.mark(id, { type: 'rollback', ts: Date.now(), numTurns });
+    });
   }
 
-  async revert(id: string, beforeTurnId: string): Promise<History> {
-    const before = await this.history(id);
-    if (!before.turns.some((t) => t.id === beforeTurnId)) {
-      throw new HistoryError(`turn ${beforeTurnId} is not in the history of thread ${id}`);
-    }
-    await this.appendMarker(id, { type: 'revert', ts: Date.now(), beforeTurnId });
-    return this.history(id);
+  /** Drops a turn and every later one (a persisted marker) and returns the history that remains. */
+  revert(id: string, beforeTurnId: string): Promise<History> {
+    return this.exclusive(id, async () => {
+      const { turns } = await this.fold(id);
+      if (!turns.some((t) => t.id === beforeTurnId)) {
+        throw new HistoryError(`turn ${beforeTurnId} is not in the history of thread ${id}`);
+      }
+      return this.mark(id, { type: 'revert', ts: Date.now(), beforeTurnId });
+    });
   }
 
-  /** Copies a thread's history (optionally up to and including one turn) into a new thread. */
+  /**
+   * Records every turn still in progress as interrupted, for when the process that ran it is gone
+   * (a crash or restart), and returns the history.
+   */
+  interruptOpenTurns(id: string, error: TurnError | null = null): Promise<History> {
+    return this.exclusive(id, async () => {
+      const open = (await this.fold(id)).turns.filter((turn) => turn.status === 'inProgress');
+      if (!open.length) return this.fold(id);
+      const ts = Date.now();
+      await this.write(
+        id,
+        open.map((turn) => ({ type: 'turn_completed', ts, turnId: turn.id, status: 'interrupted', error })),
+      );
+      return this.fold(id);
+    });
+  }
+
+  /**
+   * Starts a new thread (forkedFromId = the source) holding a copy of the source's turns, up to
+   * and including `lastTurnId` when given. Records are copied as written, times included.
+   */
   async fork(id: string, thread: NewThread, lastTurnId?: string): Promise<ThreadSummary> {
-    const source = await this.history(id);
-    let turns = source.turns;
-    if (lastTurnId !== undefined) {
-      const end = turns.findIndex((t) => t.id === lastTurnId);
-      if (end < 0) throw new HistoryError(`turn ${lastTurnId} is not in the history of thread ${id}`);
-      turns = turns.slice(0, end + 1);
-    }
-    const now = Date.now();
-    const copied: RolloutRecord[] = turns.flatMap((turn): RolloutRecord[] => [
-      { type: 'turn_started', ts: (turn.startedAt ?? now / 1000) * 1000, turnId: turn.id },
-      ...turn.items.map((item): RolloutRecord => ({ type: 'item', ts: now, turnId: turn.id, item })),
-      ...(turn.status === 'inProgress'
-        ? []
-        : [
-            {
-              type: 'turn_completed',
-              ts: now,
-              turnId: turn.id,
-              status: turn.status,
-              error: turn.error,
-            } as const,
-          ]),
-    ]);
+    const copied = await this.exclusive(id, async () => {
+      const records = await this.records(id);
+      const first = records[0];
+      if (first?.type !== 'session_meta')
+        throw new HistoryError(`rollout of thread ${id} has no thread description`);
+      let turns = foldHistory(first.meta, records.slice(1)).turns;
+      if (lastTurnId !== undefined) {
+        const end = turns.findIndex((t) => t.id === lastTurnId);
+        if (end < 0) throw new HistoryError(`turn ${lastTurnId} is not in the history of thread ${id}`);
+        turns = turns.slice(0, end + 1);
+      }
+      const kept = new Set(turns.map((t) => t.id));
+      return records.filter((r) => isTurnRecord(r) && kept.has((r as { turnId: string }).turnId));
+    });
     return this.create({ ...thread, forkedFromId: id }, copied);
   }
 
-  async archive(id: string): Promise<ThreadSummary> {
-    const summary = this.requirePersisted(id);
-    if (summary.archived) return summary;
-    return this.move(summary, join(ARCHIVED, basename(summary.path)), true);
+  /** Moves the rollout to archived_sessions/; archived threads are listed only with `archived`. */
+  archive(id: string): Promise<ThreadSummary> {
+    return this.exclusive(id, async () => {
+      const summary = this.requirePersisted(id);
+      if (summary.archived) return summary;
+      return this.move(summary, join(ARCHIVED, basename(summary.path)), true);
+    });
   }
 
-  async unarchive(id: string): Promise<ThreadSummary> {
-    const summary = this.requirePersisted(id);
-    if (!summary.archived) return summary;
-    const file = basename(summary.path);
-    const day = dayDirOfFileName(file) ?? dayDir(summary.createdAt * 1000);
-    return this.move(summary, join(SESSIONS, day, file), false);
+  /** Moves the rollout back to its dated folder. */
+  unarchive(id: string): Promise<ThreadSummary> {
+    return this.exclusive(id, async () => {
+      const summary = this.requirePersisted(id);
+      if (!summary.archived) return summary;
+      const file = basename(summary.path);
+      const day = dayDirOfFileName(file) ?? dayDir(summary.createdAt * 1000);
+      return this.move(summary, join(SESSIONS, day, file), false);
+    });
   }
 
+  /** Finishes pending writes and saves a clean index; call once, at shutdown. */
   async close(): Promise<void> {
-    await this.writer.flush();
+    await this.queue.flush();
     await this.index.close();
   }
 
+  /** Runs an operation on a thread after the previous one; unknown ids fail before it is queued. */
+  private exclusive<T>(id: string, task: () => Promise<T>): Promise<T> {
+    try {
+      this.require(id);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.queue.exclusive(id, task);
+  }
+
   private requirePersisted(id: string): ThreadSummary {
-    if (this.ephemeral.has(id))
+    if (this.ephemeral.has(id)) {
       throw new HistoryError(`thread ${id} is ephemeral: it is not stored, so it cannot be archived`);
+    }
     return this.require(id);
   }
 
   private async move(summary: ThreadSummary, path: string, archived: boolean): Promise<ThreadSummary> {
     const from = join(this.home, summary.path);
     const to = join(this.home, path);
-    await this.writer.flush(from);
     await fs.mkdir(dirname(to), { recursive: true, mode: 0o700 });
-    await fs.rename(from, to);
+    await fs.rename(from, to).catch((error: NodeJS.ErrnoException) => this.vanished(summary.id, error));
     const moved = { ...summary, path, archived };
-    await this.index.put(moved);
+    await this.index.put(moved, this.index.bytesOf(summary.id));
     await this.index.folderChanged(dirname(from));
     await this.index.folderChanged(dirname(to));
     return moved;
   }
 
-  private async appendMarker(id: string, record: RolloutRecord): Promise<void> {
-    const summary = await this.append(id, [record]);
-    const preview = previewOf((await this.history(id)).firstUserText);
-    if (preview === summary.preview) return;
+  /** Appends records; call inside the thread's queue. */
+  private async write(id: string, records: RolloutRecord[]): Promise<ThreadSummary> {
     const ephemeral = this.ephemeral.get(id);
-    if (ephemeral) ephemeral.summary = { ...summary, preview };
-    else await this.index.put({ ...summary, preview });
+    if (ephemeral) {
+      ephemeral.records.push(...records);
+      ephemeral.summary = updated(ephemeral.summary, records);
+      return ephemeral.summary;
+    }
+    const path = this.require(id).path;
+    const written = await this.queue
+      .write(join(this.home, path), records, { create: false })
+      .catch((error: NodeJS.ErrnoException) => this.vanished(id, error));
+    // Read again after the write: the index may have learned something meanwhile.
+    const summary = updated(this.require(id), records);
+    await this.index.put(summary, this.index.bytesOf(id) + written);
+    return summary;
+  }
+
+  /** Appends a marker, then refreshes the preview, which the marker may have pruned away. */
+  private async mark(id: string, record: RolloutRecord): Promise<History> {
+    const summary = await this.write(id, [record]);
+    const history = await this.fold(id);
+    const preview = previewOf(history.firstUserText);
+    if (preview !== summary.preview) {
+      const ephemeral = this.ephemeral.get(id);
+      if (ephemeral) ephemeral.summary = { ...summary, preview };
+      else await this.index.put({ ...summary, preview }, this.index.bytesOf(id));
+    }
+    return history;
+  }
+
+  private async fold(id: string): Promise<History> {
+    const [first, ...rest] = await this.records(id);
+    if (first?.type !== 'session_meta')
+      throw new HistoryError(`rollout of thread ${id} has no thread description`);
+    return foldHistory(first.meta, rest);
   }
 
   private async records(id: string): Promise<RolloutRecord[]> {
     const ephemeral = this.ephemeral.get(id);
     if (ephemeral) return ephemeral.records;
-    const summary = this.require(id);
-    await this.writer.flush(join(this.home, summary.path));
-    return readRollout(join(this.home, summary.path), this.log);
+    const path = join(this.home, this.require(id).path);
+    const contents = await readRollout(path, this.log).catch((error: NodeJS.ErrnoException) =>
+      this.vanished(id, error),
+    );
+    return contents.records;
   }
+
+  /** A rollout gone from disk behind our back means the thread is gone: forget it and say so. */
+  private async vanished(id: string, error: NodeJS.ErrnoException): Promise<never> {
+    if (error.code !== 'ENOENT') throw error;
+    this.log.warn(`the rollout of thread ${id} is gone; dropping it from the index`);
+    await this.index.delete(id);
+    throw new ThreadNotFoundError(id);
+  }
+}
+
+/** A summary after appending records: later update time, new name, first user text as preview. */
+function updated(summary: ThreadSummary, records: RolloutRecord[]): ThreadSummary {
+  const next = { ...summary };
+  for (const record of records) {
+    next.updatedAt = Math.max(next.updatedAt, toSeconds(record.ts));
+    if (record.type === 'name_set') next.name = record.name;
+    if (record.type === 'item' && !next.preview) next.preview = previewOf(userMessageText(record.item));
+  }
+  return next;
 }
