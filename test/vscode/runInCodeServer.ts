@@ -42,12 +42,14 @@ async function main(): Promise<number> {
       console.log(`in-editor tests (code-server): passed in ${seconds} s`);
       return 0;
     }
-    console.error(`in-editor tests (code-server): FAILED (exit code ${code}) after ${seconds} s`);
     printFailureLogs(server, workbenchLog, browser?.consoleErrors ?? []);
+    console.error(
+      `in-editor tests (code-server): FAILED (exit code ${code}) after ${seconds} s; report above`,
+    );
     return 1;
   } catch (error) {
-    console.error(`in-editor tests (code-server): ${(error as Error).message}`);
     printFailureLogs(server, workbenchLog, browser?.consoleErrors ?? []);
+    console.error(`in-editor tests (code-server): ${(error as Error).message}`);
     return 1;
   } finally {
     await browser?.close();
