@@ -21,7 +21,9 @@ const webviewWall = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test-results/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test-results/**', '.scratch/**', '.vscode-test/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

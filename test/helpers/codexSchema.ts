@@ -1,11 +1,30 @@
 // Checks what our server sends against the reference server's JSON Schema (Codex 0.169), the
 // authority on the shapes of messages. Methods the reference does not define are skipped.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { repoRoot } from './paths';
 
-const schemaDir = join(repoRoot, '..', 'shared', 'spec', 'codex-0.169-schema');
+const SCHEMA = join('shared', 'spec', 'codex-0.169-schema');
+
+/**
+ * The reference schema lives beside the repository (`../shared/spec`), not in it. A clone elsewhere
+ * finds it through THREADLINE_SPEC_SCHEMA_DIR, an ancestor folder, or the workspace's /work/shared.
+ */
+function findSchemaDir(): string {
+  const candidates = [process.env.THREADLINE_SPEC_SCHEMA_DIR].filter((d): d is string => !!d);
+  for (let dir = repoRoot; dirname(dir) !== dir; dir = dirname(dir))
+    candidates.push(join(dirname(dir), SCHEMA));
+  candidates.push(join('/work', SCHEMA));
+  const found = candidates.find((dir) => existsSync(join(dir, 'codex_app_server_protocol.v2.schemas.json')));
+  if (!found) {
+    throw new Error(
+      `the reference schema was not found; looked in:\n  ${candidates.join('\n  ')}\n` +
+        'set THREADLINE_SPEC_SCHEMA_DIR to the folder that holds codex_app_server_protocol.v2.schemas.json',
+    );
+  }
+  return found;
+}
 
 interface Table {
   oneOf: { properties: { method: { enum: string[] }; params?: { $ref?: string } } }[];
@@ -23,6 +42,7 @@ let state:
 
 function load() {
   if (state) return state;
+  const schemaDir = findSchemaDir();
   const v2 = JSON.parse(readFileSync(join(schemaDir, 'codex_app_server_protocol.v2.schemas.json'), 'utf8'));
   const main = JSON.parse(readFileSync(join(schemaDir, 'codex_app_server_protocol.schemas.json'), 'utf8'));
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
