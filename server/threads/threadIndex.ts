@@ -85,7 +85,11 @@ export class ThreadIndex {
     // A left-over journal is folded in now, so any journal line we see later is news.
     if (state === 'missing' || state === 'journaled' || changed) await index.compact(false);
     index.opened = true;
-    if (state === 'unclean' || state === 'journaled') index.sweeping = index.sweep();
+    if (state === 'unclean' || state === 'journaled') {
+      index.sweeping = index
+        .sweep()
+        .catch((error: Error) => log.warn(`checking the rollouts failed: ${error.message}`));
+    }
     return index;
   }
 
@@ -271,7 +275,7 @@ export class ThreadIndex {
       };
       const text = JSON.stringify(snapshot);
       await fs.mkdir(this.home, { recursive: true, mode: 0o700 });
-      const temp = join(this.home, `${SNAPSHOT}.${process.pid}.tmp`);
+      const temp = join(this.home, `${SNAPSHOT}.${this.writer}.tmp`);
       await fs.writeFile(temp, text, { mode: 0o600 });
       await fs.rename(temp, join(this.home, SNAPSHOT));
       await fs.rm(join(this.home, JOURNAL), { force: true });
