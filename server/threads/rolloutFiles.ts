@@ -1,10 +1,8 @@
-// Where rollouts live and how they are written and read: sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl
-// (UTC), moved whole to archived_sessions/ when archived. Appends to one file are serialized so
-// concurrent writers in this process never interleave lines.
+// Where rollouts live and how they are written: sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl (UTC),
+// moved whole to archived_sessions/ when archived. Appends to one file are serialized so concurrent
+// writers in this process never interleave lines.
 import { constants, promises as fs } from 'node:fs';
 import { basename, join, sep } from 'node:path';
-import type { Logger } from '../log';
-import { parseRecord, type RolloutRecord } from './records';
 
 export const SESSIONS = 'sessions';
 export const ARCHIVED = 'archived_sessions';
@@ -116,57 +114,4 @@ export class AppendQueue {
     this.whole.add(path);
     return Buffer.byteLength(data);
   }
-}
-
-export interface RolloutContents {
-  records: RolloutRecord[];
-  /** The file's size as read, so the index can tell later whether it grew behind its back. */
-  bytes: number;
-}
-
-const CHUNK = 1 << 20;
-
-/**
- * Reads a rollout a chunk at a time (a huge thread never becomes one huge string). Lines that
- * cannot be parsed are skipped and logged, never thrown; a missing file throws ENOENT.
- */
-export async function readRollout(path: string, log: Logger): Promise<RolloutContents> {
-  const records: RolloutRecord[] = [];
-  const handle = await fs.open(path, 'r');
-  let bytes = 0;
-  let lineNumber = 0;
-  const take = (line: string, last: boolean) => {
-    lineNumber++;
-    if (line.trim() === '') return;
-    const record = parseRecord(line);
-    if (record) records.push(record);
-    else log.warn(`skipping unreadable line ${lineNumber} of ${path}${last ? ' (truncated last line)' : ''}`);
-  };
-  try {
-    // Pieces of a line that spans chunks; joined once its newline arrives.
-    let pending: Buffer[] = [];
-    // One byte more than the file holds, so a small file's first read is short: it ended.
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, (await handle.stat()).size + 1));
-    for (let more = true; more;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, bytes);
-      more = bytesRead === chunk.length;
-      bytes += bytesRead;
-      const read = chunk.subarray(0, bytesRead);
-      let start = 0;
-      for (let newline = read.indexOf(0x0a); newline >= 0; newline = read.indexOf(0x0a, start)) {
-        const line = pending.length
-          ? Buffer.concat([...pending, read.subarray(start, newline)]).toString('utf8')
-          : read.toString('utf8', start, newline);
-        pending = [];
-        take(line, false);
-        start = newline + 1;
-      }
-      // Copied: the chunk is reused for the next read.
-      if (start < bytesRead) pending.push(Buffer.from(read.subarray(start)));
-    }
-    if (pending.length) take(Buffer.concat(pending).toString('utf8'), true);
-  } finally {
-    await handle.close();
-  }
-  return { records, bytes };
 }

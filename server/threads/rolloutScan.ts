@@ -2,9 +2,11 @@
 // what it checks itself against when the files may have changed behind its back.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { Logger } from '../log';
 import { foldHistory } from './records';
-import { ARCHIVED, SESSIONS, idFromFileName, readRollout } from './rolloutFiles';
+import { ARCHIVED, SESSIONS, idFromFileName } from './rolloutFiles';
+import { readRollout, readSmallRolloutSync, type RolloutContents } from './rolloutReader';
 import { summarize, type ThreadSummary } from './summary';
 
 export interface Scanned {
@@ -12,34 +14,57 @@ export interface Scanned {
   bytes: number;
 }
 
-/** Reads and folds one rollout into a summary; undefined (and a log line) when it is unusable. */
+/** Folds a rollout's records into a summary; undefined (and a log line) when it is unusable. */
+function summarizeContents(
+  path: string,
+  { records, bytes }: RolloutContents,
+  log: Logger,
+): Scanned | undefined {
+  const first = records[0];
+  if (first?.type !== 'session_meta') {
+    log.warn(`ignoring ${path}: its first line does not describe a thread`);
+    return undefined;
+  }
+  const summary = summarize(foldHistory(first.meta, records.slice(1)), path, path.startsWith(ARCHIVED));
+  return { summary, bytes };
+}
+
+/** Reads and summarizes one rollout; undefined (and a log line) when it is unusable or unreadable. */
 export async function summarizeFile(home: string, path: string, log: Logger): Promise<Scanned | undefined> {
   try {
-    const { records, bytes } = await readRollout(join(home, path), log);
-    const first = records[0];
-    if (first?.type !== 'session_meta') {
-      log.warn(`ignoring ${path}: its first line does not describe a thread`);
-      return undefined;
-    }
-    const summary = summarize(foldHistory(first.meta, records.slice(1)), path, path.startsWith(ARCHIVED));
-    return { summary, bytes };
+    return summarizeContents(path, await readRollout(join(home, path), log), log);
   } catch (error) {
     log.warn(`ignoring ${path}: ${(error as Error).message}`);
     return undefined;
   }
 }
 
-/** Summarizes files a few at a time: reading thousands at once would only queue up in libuv. */
+/**
+ * Summarizes many rollouts. Small files are read synchronously, which is several times faster
+ * than thousands of async reads, in slices of a few milliseconds so other work keeps flowing.
+ */
 export async function summarizeFiles(
   home: string,
   paths: readonly string[],
   log: Logger,
   each: (scanned: Scanned) => void,
 ): Promise<void> {
-  const BATCH = 32;
-  for (let i = 0; i < paths.length; i += BATCH) {
-    const batch = paths.slice(i, i + BATCH).map((path) => summarizeFile(home, path, log));
-    for (const scanned of await Promise.all(batch)) if (scanned) each(scanned);
+  const SLICE_MS = 15;
+  let sliceStart = Date.now();
+  for (const path of paths) {
+    let contents: RolloutContents | undefined;
+    try {
+      contents = readSmallRolloutSync(join(home, path), log);
+    } catch (error) {
+      log.warn(`ignoring ${path}: ${(error as Error).message}`);
+      continue;
+    }
+    const scanned = contents ? summarizeContents(path, contents, log) : await summarizeFile(home, path, log);
+    if (scanned) each(scanned);
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await yieldToEvents();
+      sliceStart = Date.now();
+    }
   }
 }
 

@@ -69,6 +69,8 @@ export class ThreadIndex {
   /** The snapshot file's mtime and size as we last read or wrote it. */
   private snapshotStamp = '';
   private sweeping: Promise<void> | undefined;
+  /** Every rollout is known to match its row (no sweep was needed, or one ran to the end). */
+  private checked = true;
   /** Threads changed while a sweep runs: the sweep leaves them alone. */
   private touched: Set<string> | undefined;
   private closing = false;
@@ -135,7 +137,10 @@ export class ThreadIndex {
     await this.record({ op: 'folder', folder, mtimeMs });
   }
 
-  /** Waits for the background sweep (if any) and leaves a clean snapshot. */
+  /**
+   * Stops the background sweep (if any) after its current batch and saves a snapshot, marked clean
+   * unless the sweep was cut short or another process shares the home.
+   */
   async close(): Promise<void> {
     this.closing = true;
     await this.sweeping;
@@ -223,12 +228,15 @@ export class ThreadIndex {
 
   /** Re-reads rollouts whose size is not the one indexed (appends the index never heard of). */
   private async sweep(): Promise<void> {
+    this.checked = false;
     const ids = [...this.table.ids()];
     this.touched = new Set();
-    for (let i = 0; i < ids.length && !this.closing; i += SWEEP_BATCH) {
-      await Promise.all(ids.slice(i, i + SWEEP_BATCH).map((id) => this.verify(id)));
+    let done = 0;
+    for (; done < ids.length && !this.closing; done += SWEEP_BATCH) {
+      await Promise.all(ids.slice(done, done + SWEEP_BATCH).map((id) => this.verify(id)));
     }
     this.touched = undefined;
+    this.checked = done >= ids.length;
   }
 
   private async verify(id: string): Promise<void> {
@@ -269,7 +277,7 @@ export class ThreadIndex {
       // Serialized before the first await: changes made while it is written belong to the next one.
       const snapshot: Snapshot = {
         version: VERSION,
-        clean: clean && !this.shared,
+        clean: clean && this.checked && !this.shared,
         folders: this.folders,
         ...this.table.toSnapshot(),
       };

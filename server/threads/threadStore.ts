@@ -15,15 +15,8 @@ import {
   type RolloutRecord,
   type ThreadMeta,
 } from './records';
-import {
-  ARCHIVED,
-  AppendQueue,
-  SESSIONS,
-  dayDir,
-  dayDirOfFileName,
-  readRollout,
-  rolloutPath,
-} from './rolloutFiles';
+import { ARCHIVED, AppendQueue, SESSIONS, dayDir, dayDirOfFileName, rolloutPath } from './rolloutFiles';
+import { readRollout } from './rolloutReader';
 import { previewOf, type ThreadSummary } from './summary';
 import { ThreadIndex } from './threadIndex';
 import { uuidv7 } from './uuidv7';

@@ -166,6 +166,26 @@ describe('ThreadStore: damaged files and a stale index', () => {
     assert.equal(third.get(id)?.name, 'unjournaled');
   });
 
+  it('checks the rollouts again at the next open when a close cut the check short', async () => {
+    const made = Array.from({ length: 300 }, (_, i) =>
+      writeRollout(home(), { createdAtMs: Date.now() - i * 1000 }),
+    );
+    await (await open()).close();
+    const snapshot = JSON.parse(readFileSync(join(home(), SNAPSHOT), 'utf8')) as { clean: boolean };
+    writeFileSync(join(home(), SNAPSHOT), JSON.stringify({ ...snapshot, clean: false }));
+    const oldest = made[made.length - 1]!;
+    appendFileSync(
+      oldest.path,
+      JSON.stringify({ type: 'name_set', ts: Date.now(), name: 'unannounced' }) + '\n',
+    );
+    await (await open()).close();
+    const store = await open();
+    for (let waited = 0; store.get(oldest.id)?.name !== 'unannounced'; waited += 10) {
+      assert.ok(waited < 5000, 'the rename was never found');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  });
+
   it('shares a home with another process without losing either one’s changes', async () => {
     const setup = await open();
     const old = await setup.create(newThread());

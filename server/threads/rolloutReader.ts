@@ -1,0 +1,100 @@
+// Reading rollouts: lines are split at the byte level and parsed one at a time, so a huge thread
+// never becomes one huge string. Lines that cannot be parsed are skipped and logged, never thrown.
+import { closeSync, fstatSync, openSync, readSync, promises as fs } from 'node:fs';
+import type { Logger } from '../log';
+import { parseRecord, type RolloutRecord } from './records';
+
+export interface RolloutContents {
+  records: RolloutRecord[];
+  /** The file's size as read, so the index can tell later whether it grew behind its back. */
+  bytes: number;
+}
+
+const CHUNK = 1 << 20;
+
+/** Files up to this size may be read synchronously: a few milliseconds at most. */
+export const SMALL_ROLLOUT = 256 * 1024;
+
+/** Turns chunks of a file into records, carrying a line that spans chunks over to the next. */
+class LineParser {
+  readonly records: RolloutRecord[] = [];
+  bytes = 0;
+  private pending: Buffer[] = [];
+  private lineNumber = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Takes the lines a chunk completes; the chunk's memory may be reused afterwards. */
+  push(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+      const line = this.pending.length
+        ? Buffer.concat([...this.pending, chunk.subarray(start, newline)]).toString('utf8')
+        : chunk.toString('utf8', start, newline);
+      this.pending = [];
+      this.take(line, false);
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.pending.push(Buffer.from(chunk.subarray(start)));
+  }
+
+  end(): RolloutContents {
+    if (this.pending.length) this.take(Buffer.concat(this.pending).toString('utf8'), true);
+    return { records: this.records, bytes: this.bytes };
+  }
+
+  private take(line: string, last: boolean): void {
+    this.lineNumber++;
+    if (line.trim() === '') return;
+    const record = parseRecord(line);
+    if (record) this.records.push(record);
+    else {
+      const truncated = last ? ' (truncated last line)' : '';
+      this.log.warn(`skipping unreadable line ${this.lineNumber} of ${this.path}${truncated}`);
+    }
+  }
+}
+
+/** Reads a rollout a chunk at a time; a missing file throws ENOENT. */
+export async function readRollout(path: string, log: Logger): Promise<RolloutContents> {
+  const parser = new LineParser(path, log);
+  const handle = await fs.open(path, 'r');
+  try {
+    // One byte more than the file holds, so a small file's first read is short: it ended.
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, (await handle.stat()).size + 1));
+    for (let more = true; more;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, parser.bytes);
+      more = bytesRead === chunk.length;
+      parser.push(chunk.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  return parser.end();
+}
+
+/**
+ * Reads a small rollout synchronously, several times faster than the async path when thousands are
+ * read in a row (an index rebuild); undefined when the file is too big for that.
+ */
+export function readSmallRolloutSync(path: string, log: Logger): RolloutContents | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > SMALL_ROLLOUT) return undefined;
+    const parser = new LineParser(path, log);
+    const buffer = Buffer.allocUnsafe(size + 1);
+    for (let more = true; more;) {
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, parser.bytes);
+      more = bytesRead === buffer.length;
+      parser.push(buffer.subarray(0, bytesRead));
+    }
+    return parser.end();
+  } finally {
+    closeSync(fd);
+  }
+}
