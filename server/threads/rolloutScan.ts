@@ -40,32 +40,42 @@ export async function summarizeFile(home: string, path: string, log: Logger): Pr
 }
 
 /**
- * Summarizes many rollouts. Small files are read synchronously, which is several times faster
- * than thousands of async reads, in slices of a few milliseconds so other work keeps flowing.
+ * Summarizes many rollouts and returns the paths that could not be. Small files are read
+ * synchronously, several times faster than thousands of async reads, in slices of a few
+ * milliseconds so other work keeps flowing.
  */
 export async function summarizeFiles(
   home: string,
   paths: readonly string[],
   log: Logger,
   each: (scanned: Scanned) => void,
-): Promise<void> {
+): Promise<string[]> {
   const SLICE_MS = 15;
+  const failed: string[] = [];
   let sliceStart = Date.now();
   for (const path of paths) {
-    let contents: RolloutContents | undefined;
+    let scanned: Scanned | undefined;
     try {
-      contents = readSmallRolloutSync(join(home, path), log);
+      const contents = readSmallRolloutSync(join(home, path), log);
+      scanned = contents ? summarizeContents(path, contents, log) : await summarizeFile(home, path, log);
     } catch (error) {
       log.warn(`ignoring ${path}: ${(error as Error).message}`);
-      continue;
     }
-    const scanned = contents ? summarizeContents(path, contents, log) : await summarizeFile(home, path, log);
     if (scanned) each(scanned);
+    else failed.push(path);
     if (Date.now() - sliceStart >= SLICE_MS) {
       await yieldToEvents();
       sliceStart = Date.now();
     }
   }
+  return failed;
+}
+
+/** Whether any of the files changed within the last minute: another process may be writing it. */
+export async function anyRecent(home: string, paths: readonly string[]): Promise<boolean> {
+  const since = Date.now() - 60_000;
+  const times = await Promise.all(paths.map((path) => fs.stat(join(home, path)).catch(() => undefined)));
+  return times.some((info) => info !== undefined && info.mtimeMs > since);
 }
 
 /** The rollout files in one folder (relative to the home), or none when it cannot be read. */

@@ -174,18 +174,25 @@ export class SummaryTable {
     return row === undefined ? undefined : this.columns.bytes[row];
   }
 
-  /** Adds or replaces a thread's summary; false when nothing changed (so nothing need be saved). */
-  put(summary: ThreadSummary, bytes: number): boolean {
+  /**
+   * Adds or replaces a thread's summary: 'changed', or 'size' when only the rollout's size moved
+   * (nothing a listing shows), or 'same'.
+   */
+  put(summary: ThreadSummary, bytes: number): 'changed' | 'size' | 'same' {
     const row = this.rowOf.get(summary.id);
     if (row === undefined) {
       this.insert(summary, bytes);
-      return true;
+      return 'changed';
     }
-    if (this.columns.bytes[row] === bytes && sameSummary(this.summaryAt(row), summary)) return false;
+    if (sameSummary(this.summaryAt(row), summary)) {
+      if (this.columns.bytes[row] === bytes) return 'same';
+      this.columns.bytes[row] = bytes;
+      return 'size';
+    }
     this.unorder(row);
     this.write(row, summary, bytes);
     this.reorder(row);
-    return true;
+    return 'changed';
   }
 
   delete(id: string): boolean {

@@ -24,6 +24,7 @@ import type { Logger } from '../log';
 import type { ListPage, ListQuery } from './listing';
 import { AppendQueue, idFromFileName } from './rolloutFiles';
 import {
+  anyRecent,
   folderTime,
   listFolders,
   rolloutsIn,
@@ -133,8 +134,9 @@ export class ThreadIndex {
     const mtimeMs = await folderTime(this.home, folder);
     if (mtimeMs === undefined) return;
     const files = await rolloutsIn(this.home, folder);
-    await this.index(files.filter((path) => this.table.pathOf(idFromFileName(path)!) !== path));
-    await this.record({ op: 'folder', folder, mtimeMs });
+    if (await this.index(files.filter((path) => this.table.pathOf(idFromFileName(path)!) !== path))) {
+      await this.record({ op: 'folder', folder, mtimeMs });
+    }
   }
 
   /**
@@ -154,9 +156,12 @@ export class ThreadIndex {
     if (++this.journalLines === COMPACT_AFTER) await this.compact(false);
   }
 
-  /** Applies a change in memory; false when it changed nothing (and need not be journaled). */
+  /**
+   * Applies a change in memory; false when it need not be journaled. A change of size alone is
+   * not: every append makes one, and after a crash the sweep finds the sizes that moved.
+   */
   private apply(change: Change): boolean {
-    if (change.op === 'put') return this.table.put(change.thread, change.bytes);
+    if (change.op === 'put') return this.table.put(change.thread, change.bytes) === 'changed';
     if (change.op === 'del') return this.table.delete(change.id);
     if (this.folders[change.folder] === change.mtimeMs) return false;
     this.folders[change.folder] = change.mtimeMs;
@@ -214,16 +219,23 @@ export class ThreadIndex {
       const files = new Set(await rolloutsIn(this.home, folder));
       const ids = byFolder.get(folder) ?? [];
       for (const id of ids) if (!files.has(this.table.pathOf(id)!)) this.apply({ op: 'del', id });
-      await this.index([...files].filter((path) => this.table.pathOf(idFromFileName(path)!) !== path));
-      this.folders[folder] = mtimeMs;
+      if (await this.index([...files].filter((path) => this.table.pathOf(idFromFileName(path)!) !== path))) {
+        this.folders[folder] = mtimeMs;
+      }
     }
     return true;
   }
 
-  private async index(paths: string[]): Promise<void> {
+  /**
+   * Summarizes and records new files. False when one that could not be read was written in the
+   * last minute: another process may be half-way through creating it, so its folder must not be
+   * marked as seen (the next open looks again).
+   */
+  private async index(paths: string[]): Promise<boolean> {
     const scanned: Scanned[] = [];
-    await summarizeFiles(this.home, paths, this.log, (one) => scanned.push(one));
+    const failed = await summarizeFiles(this.home, paths, this.log, (one) => scanned.push(one));
     for (const { summary, bytes } of scanned) await this.record({ op: 'put', thread: summary, bytes });
+    return !(await anyRecent(this.home, failed));
   }
 
   /** Re-reads rollouts whose size is not the one indexed (appends the index never heard of). */

@@ -1,5 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ThreadStore } from '../../../server/threads/threadStore';
 import { JOURNAL, SNAPSHOT } from '../../../server/threads/threadIndex';
@@ -146,6 +154,32 @@ describe('ThreadStore: damaged files and a stale index', () => {
     const foreign = writeRollout(home(), {});
     const own = await store.create(newThread());
     assert.deepEqual(ids(store), new Set([foreign.id, own.id]), 'seen when we wrote to the same folder');
+  });
+
+  it('looks again at the next open for a rollout another process was still writing', async () => {
+    const store = await open();
+    const foreign = writeRollout(home(), { turns: [{ id: 't1', userText: 'slow writer' }] });
+    const content = readFileSync(foreign.path);
+    writeFileSync(foreign.path, '');
+    await store.create(newThread());
+    assert.equal(store.get(foreign.id), undefined, 'nothing to index yet');
+    writeFileSync(foreign.path, content); // the folder's mtime stays: only the file changed
+    await store.close();
+    const reopened = await open();
+    assert.equal(reopened.get(foreign.id)?.preview, 'slow writer');
+  });
+
+  it('warns about an old unreadable file once, not at every open', async () => {
+    const garbage = writeRollout(home(), {});
+    writeFileSync(garbage.path, 'garbage');
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(garbage.path, old, old);
+    const first = recordingLog();
+    await (await open(first)).close();
+    assert.ok(first.warnings.some((w) => w.includes('does not describe a thread')));
+    const second = recordingLog();
+    await open(second);
+    assert.deepEqual(second.warnings, []);
   });
 
   it('after a crash, replays its journal and re-reads rollouts that grew behind its back', async () => {
