@@ -11,11 +11,14 @@
 // - New, moved or deleted rollouts change their folder's mtime. The snapshot records the mtime of
 //   every day folder and of archived_sessions as last seen; a folder whose mtime differs is re-read
 //   and files the index does not know are summarized, so a stale index never hides a thread. We
-//   stat a folder before listing it, so a file added while we look changes the mtime we missed.
-// - Appends change only the file. Each row records its rollout's size; when the last process did
-//   not close cleanly (a journal is left over, or the snapshot is not marked clean) or another
-//   process used the same home meanwhile, a background sweep stats every rollout and re-reads
-//   those whose size differs. Listing works meanwhile.
+//   stat a folder before listing it, so a file added while we look changes the mtime we missed; a
+//   folder holding an unreadable file written in the last minute (perhaps still being written by
+//   another process) is not marked as seen at all.
+// - Appends change only the file. Each row records its rollout's size (kept in memory, journaled
+//   only with changes a listing shows); when the last process did not close cleanly (a journal is
+//   left over, or the snapshot is not marked clean) or another process used the same home
+//   meanwhile, a background sweep stats every rollout and re-reads those whose size differs.
+//   Listing works meanwhile.
 // - No snapshot, an unreadable one, or another version: rebuilt from the rollouts.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
