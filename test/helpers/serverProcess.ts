@@ -80,3 +80,17 @@ export class ServerProcess extends MessageLog {
     }
   }
 }
+
+/** Inside a describe: a function that starts initialized servers, each stopped and schema-checked after its test. */
+export function useServers(): (home?: string, name?: string) => Promise<ServerProcess> {
+  const servers: ServerProcess[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.stop();
+  });
+  return async (home, name = 'threadline_vscode') => {
+    const server = ServerProcess.start(home ? { home } : {});
+    servers.push(server);
+    await server.initialize({ name });
+    return server;
+  };
+}
