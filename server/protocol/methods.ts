@@ -4,6 +4,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { InitializeParams, InitializeResponse } from './initialize';
 import { serverNotifications } from './notifications';
 import * as T from './threadMethods';
+import * as U from './turnMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -29,6 +30,10 @@ export const clientRequests = {
   'thread/rollback': { params: T.ThreadRollbackParams, result: T.ThreadResponse, specOnly: true },
   'thread/revert': { params: T.ThreadRevertParams, result: T.ThreadResponse },
   'thread/turns/list': { params: T.ThreadTurnsListParams, result: T.ThreadTurnsListResponse },
+  'thread/compact/start': { params: U.ThreadCompactStartParams, result: T.EmptyResponse },
+  'turn/start': { params: U.TurnStartParams, result: U.TurnResponse },
+  'turn/steer': { params: U.TurnSteerParams, result: U.TurnSteerResponse },
+  'turn/interrupt': { params: U.TurnInterruptParams, result: T.EmptyResponse },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

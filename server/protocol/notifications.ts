@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, Shape } from './schema';
 import { Thread, ThreadStatus } from './thread';
+import { turnNotifications } from './turnMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -12,4 +13,5 @@ export const serverNotifications = {
   'thread/unarchived': Shape(ThreadId),
   'thread/closed': Shape(ThreadId),
   'thread/name/updated': Shape({ ...ThreadId, threadName: Nullable(Type.String()) }),
+  ...turnNotifications,
 } as const;
