@@ -11,11 +11,14 @@
 //   {"type":"name_set","ts":…,"name":"…"|null}
 //   {"type":"rollback","ts":…,"numTurns":N}          drop the last N turns (as folded so far)
 //   {"type":"revert","ts":…,"beforeTurnId":"…"}      drop that turn and every later one
+//   {"type":"model","ts":…,"turnId":"…","entry":{"kind":…}}   what the model saw or said, verbatim
+//   {"type":"compacted","ts":…,"turnId":"…","replacement":[…]} the model's history so far, summarized
 //
 // Markers never rewrite earlier lines: folding applies them, so every reader sees the pruned
 // history. A line that does not parse or lacks its fields is skipped (and reported by the reader);
 // items for a turn that was never started are dropped; a turn without `turn_completed` stays
-// `inProgress`.
+// `inProgress`. Model entries are opaque here (the agent owns their shape); they fold into the
+// model's view of the thread, following the same markers as the turns they belong to.
 import type { ThreadItem } from '../protocol/items';
 import type { GitInfo, SessionSource, Turn, TurnError, TurnStatus } from '../protocol/thread';
 
@@ -44,7 +47,12 @@ export type RolloutRecord =
     }
   | { type: 'name_set'; ts: number; name: string | null }
   | { type: 'rollback'; ts: number; numTurns: number }
-  | { type: 'revert'; ts: number; beforeTurnId: string };
+  | { type: 'revert'; ts: number; beforeTurnId: string }
+  | { type: 'model'; ts: number; turnId: string; entry: ModelEntry }
+  | { type: 'compacted'; ts: number; turnId: string; replacement: ModelEntry[] };
+
+/** One entry of the model's conversation, stored as the agent gave it. */
+export type ModelEntry = { kind: string } & Record<string, unknown>;
 
 const TURN_STATUSES = new Set<string>(['completed', 'interrupted', 'failed', 'inProgress']);
 
@@ -93,10 +101,18 @@ function wellFormed(record: Fields): boolean {
       return Number.isInteger(record.numTurns) && (record.numTurns as number) >= 0;
     case 'revert':
       return isString(record.beforeTurnId);
+    case 'model':
+      return isString(record.turnId) && isModelEntry(record.entry);
+    case 'compacted':
+      return (
+        isString(record.turnId) && Array.isArray(record.replacement) && record.replacement.every(isModelEntry)
+      );
     default:
       return false;
   }
 }
+
+const isModelEntry = (value: unknown): value is ModelEntry => isObject(value) && isString(value.kind);
 
 /** Parses one line; undefined for anything that is not a well-formed record we understand. */
 export function parseRecord(line: string): RolloutRecord | undefined {
@@ -118,6 +134,8 @@ export interface History {
   meta: ThreadMeta;
   name: string | null;
   turns: Turn[];
+  /** The model's view of the remaining turns, compactions applied. */
+  modelHistory: ModelEntry[];
   /** Text of the first user message still in the history, for previews. */
   firstUserText: string | null;
   updatedAt: number;
@@ -130,6 +148,12 @@ export function foldHistory(meta: ThreadMeta, records: Iterable<RolloutRecord>):
   let updatedAt = meta.createdAt;
   const byId = new Map<string, Turn>();
   const startedMs = new Map<string, number>();
+  const modelOps = new Map<string, ModelOp[]>();
+  const opsOf = (turnId: string) => {
+    let ops = modelOps.get(turnId);
+    if (!ops) modelOps.set(turnId, (ops = []));
+    return ops;
+  };
   for (const record of records) {
     updatedAt = Math.max(updatedAt, toSeconds(record.ts));
     switch (record.type) {
@@ -150,6 +174,12 @@ export function foldHistory(meta: ThreadMeta, records: Iterable<RolloutRecord>):
       }
       case 'item':
         byId.get(record.turnId)?.items.push(record.item);
+        break;
+      case 'model':
+        if (byId.has(record.turnId)) opsOf(record.turnId).push({ entry: record.entry });
+        break;
+      case 'compacted':
+        if (byId.has(record.turnId)) opsOf(record.turnId).push({ reset: record.replacement });
         break;
       case 'turn_completed': {
         const turn = byId.get(record.turnId);
@@ -173,7 +203,22 @@ export function foldHistory(meta: ThreadMeta, records: Iterable<RolloutRecord>):
       }
     }
   }
-  return { meta, name, turns, firstUserText: firstUserText(turns), updatedAt };
+  const modelHistory = assembleModelHistory(turns, modelOps);
+  return { meta, name, turns, modelHistory, firstUserText: firstUserText(turns), updatedAt };
+}
+
+type ModelOp = { entry: ModelEntry } | { reset: ModelEntry[] };
+
+/** The model's history over the turns that remain: a compaction replaces everything before it. */
+function assembleModelHistory(turns: Turn[], modelOps: Map<string, ModelOp[]>): ModelEntry[] {
+  let entries: ModelEntry[] = [];
+  for (const turn of turns) {
+    for (const op of modelOps.get(turn.id) ?? []) {
+      if ('entry' in op) entries.push(op.entry);
+      else entries = [...op.reset];
+    }
+  }
+  return entries;
 }
 
 export const toSeconds = (ms: number) => Math.floor(ms / 1000);

@@ -42,8 +42,14 @@ interface EphemeralThread {
   records: RolloutRecord[];
 }
 
-const isTurnRecord = (record: RolloutRecord) =>
-  record.type === 'turn_started' || record.type === 'item' || record.type === 'turn_completed';
+const TURN_RECORDS = new Set<RolloutRecord['type']>([
+  'turn_started',
+  'item',
+  'turn_completed',
+  'model',
+  'compacted',
+]);
+const isTurnRecord = (record: RolloutRecord) => TURN_RECORDS.has(record.type);
 
 export class ThreadStore {
   /** Per-thread queue (keyed by thread id) for every rollout read and write. */
