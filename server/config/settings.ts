@@ -1,8 +1,5 @@
-// The settings a thread runs with: config.toml's defaults, then the client's overrides. The agent
-// issue grows this into the full provider configuration.
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
-import type { Logger } from '../log';
+// The settings a thread runs with: config.toml's defaults, then the client's overrides at thread
+// start, resume or fork, then each turn's overrides, which stay as defaults for later turns.
 import {
   normalizeApprovalPolicy,
   normalizeSandboxMode,
@@ -10,7 +7,9 @@ import {
   type AskForApprovalInput,
   type SandboxMode,
   type SandboxModeInput,
+  normalizeSandboxPolicy,
   type SandboxPolicy,
+  type SandboxPolicyInput,
 } from '../protocol/enums';
 
 export interface ThreadSettings {
@@ -19,7 +18,13 @@ export interface ThreadSettings {
   cwd: string;
   approvalPolicy: AskForApproval;
   sandboxMode: SandboxMode;
+  /** A full policy from turn/start; wins over the mode when set. */
+  sandboxPolicy: SandboxPolicy | null;
   reasoningEffort: string | null;
+  reasoningSummary: string | null;
+  baseInstructions: string | null;
+  developerInstructions: string | null;
+  personality: string | null;
 }
 
 export interface SettingsOverrides {
@@ -28,6 +33,23 @@ export interface SettingsOverrides {
   cwd?: string | null;
   approvalPolicy?: AskForApprovalInput | null;
   sandbox?: SandboxModeInput | null;
+  baseInstructions?: string | null;
+  developerInstructions?: string | null;
+  personality?: string | null;
+}
+
+/** What turn/start may change; each stays in force for the thread's later turns. */
+export interface TurnOverrides {
+  cwd?: string | null;
+  approvalPolicy?: AskForApprovalInput | null;
+  sandboxPolicy?: SandboxPolicyInput | null;
+  model?: string | null;
+  effort?: string | null;
+  summary?: string | null;
+  personality?: string | null;
+  collaborationMode?: {
+    settings: { model: string; reasoning_effort?: string | null; developer_instructions?: string | null };
+  } | null;
 }
 
 export interface ConfigDefaults {
@@ -36,57 +58,48 @@ export interface ConfigDefaults {
   approvalPolicy: AskForApproval;
   sandboxMode: SandboxMode;
   reasoningEffort: string | null;
-}
-
-const BUILT_IN: ConfigDefaults = {
-  model: 'gpt-5.1-codex',
-  modelProvider: 'openai',
-  approvalPolicy: 'on-request',
-  sandboxMode: 'workspace-write',
-  reasoningEffort: null,
-};
-
-/** Reads config.toml's top-level defaults; a missing file means built-in defaults. */
-export async function loadConfigDefaults(home: string, log: Logger): Promise<ConfigDefaults> {
-  let text: string;
-  try {
-    text = await fs.readFile(join(home, 'config.toml'), 'utf8');
-  } catch {
-    return BUILT_IN;
-  }
-  try {
-    const { parse } = await import('smol-toml');
-    const config = parse(text) as Record<string, unknown>;
-    const str = (key: string) => (typeof config[key] === 'string' ? (config[key] as string) : undefined);
-    const approval = str('approval_policy') as AskForApprovalInput | undefined;
-    const sandbox = str('sandbox_mode') as SandboxModeInput | undefined;
-    return {
-      model: str('model') ?? BUILT_IN.model,
-      modelProvider: str('model_provider') ?? BUILT_IN.modelProvider,
-      approvalPolicy: approval
-        ? (normalizeApprovalPolicy(approval) ?? BUILT_IN.approvalPolicy)
-        : BUILT_IN.approvalPolicy,
-      sandboxMode: sandbox ? (normalizeSandboxMode(sandbox) ?? BUILT_IN.sandboxMode) : BUILT_IN.sandboxMode,
-      reasoningEffort: str('model_reasoning_effort') ?? null,
-    };
-  } catch (error) {
-    log.warn(`config.toml is not valid TOML, using built-in defaults: ${(error as Error).message}`);
-    return BUILT_IN;
-  }
+  reasoningSummary: string | null;
 }
 
 export function applyOverrides(
   base: ThreadSettings | (ConfigDefaults & { cwd: string }),
   o: SettingsOverrides,
 ): ThreadSettings {
+  const previous: Partial<ThreadSettings> = base;
   return {
     model: o.model ?? base.model,
     modelProvider: o.modelProvider ?? base.modelProvider,
     cwd: o.cwd ?? base.cwd,
     approvalPolicy: o.approvalPolicy ? normalizeApprovalPolicy(o.approvalPolicy) : base.approvalPolicy,
     sandboxMode: o.sandbox ? normalizeSandboxMode(o.sandbox) : base.sandboxMode,
+    // A new thread-level mode replaces a policy an earlier turn set.
+    sandboxPolicy: o.sandbox ? null : (previous.sandboxPolicy ?? null),
     reasoningEffort: base.reasoningEffort,
+    reasoningSummary: previous.reasoningSummary ?? null,
+    baseInstructions: o.baseInstructions ?? previous.baseInstructions ?? null,
+    developerInstructions: o.developerInstructions ?? previous.developerInstructions ?? null,
+    personality: o.personality ?? previous.personality ?? null,
   };
+}
+
+export function applyTurnOverrides(base: ThreadSettings, o: TurnOverrides): ThreadSettings {
+  const mode = o.collaborationMode?.settings;
+  return {
+    ...base,
+    cwd: o.cwd ?? base.cwd,
+    approvalPolicy: o.approvalPolicy ? normalizeApprovalPolicy(o.approvalPolicy) : base.approvalPolicy,
+    sandboxPolicy: o.sandboxPolicy ? normalizeSandboxPolicy(o.sandboxPolicy) : base.sandboxPolicy,
+    model: o.model ?? mode?.model ?? base.model,
+    reasoningEffort: o.effort ?? mode?.reasoning_effort ?? base.reasoningEffort,
+    reasoningSummary: o.summary ?? base.reasoningSummary,
+    personality: o.personality ?? base.personality,
+    developerInstructions: mode?.developer_instructions ?? base.developerInstructions,
+  };
+}
+
+/** The policy commands run under: an explicit one from a turn, else the thread's mode. */
+export function effectiveSandboxPolicy(settings: ThreadSettings): SandboxPolicy {
+  return settings.sandboxPolicy ?? sandboxPolicyFor(settings.sandboxMode, settings.cwd);
 }
 
 /** The sandbox policy a thread-level mode stands for, with the cwd as its writable root. */

@@ -3,7 +3,12 @@ import type { HandlerTable } from '../rpc/dispatcher';
 import type { Services } from '../services';
 import { initializeHandlers } from './initialize';
 import { threadHandlers } from './thread';
+import { turnHandlers } from './turn';
 
 export function methodHandlers(services: Services): HandlerTable {
-  return { ...initializeHandlers(services.home, () => services.warmUp()), ...threadHandlers(services) };
+  return {
+    ...initializeHandlers(services.home, () => services.warmUp()),
+    ...threadHandlers(services),
+    ...turnHandlers(services),
+  };
 }

@@ -1,12 +1,7 @@
 // The thread lifecycle methods: start, resume, fork, read, list, rename, archive, unarchive,
 // unsubscribe, rollback and revert, and paging through a thread's turns.
 import { resolve } from 'node:path';
-import {
-  applyOverrides,
-  sandboxPolicyFor,
-  type SettingsOverrides,
-  type ThreadSettings,
-} from '../config/settings';
+import { applyOverrides, effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { SessionSource, Turn } from '../protocol/thread';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
@@ -16,6 +11,7 @@ import { readGitInfo } from '../threads/gitInfo';
 import type { ThreadSummary } from '../threads/summary';
 import type { NewThread } from '../threads/threadStore';
 import { withStoreErrors } from './storeErrors';
+import { settingsFor } from './threadSettings';
 import { settleOrphanedTurns, toThread } from './threadView';
 import { encodeTurnCursor, turnsListHandler } from './turnsList';
 
@@ -44,21 +40,9 @@ export function threadHandlers(services: Services): HandlerTable {
       cwd: settings.cwd,
       approvalPolicy: settings.approvalPolicy,
       approvalsReviewer: 'user' as const,
-      sandbox: sandboxPolicyFor(settings.sandboxMode, settings.cwd),
+      sandbox: effectiveSandboxPolicy(settings),
       reasoningEffort: settings.reasoningEffort,
     };
-  }
-
-  /** A stored thread's settings: those it ran with while loaded, else those it recorded, then overrides. */
-  async function settingsFor(summary: ThreadSummary, overrides: SettingsOverrides): Promise<ThreadSettings> {
-    const defaults = await services.config();
-    const base = services.settings.get(summary.id) ?? {
-      ...defaults,
-      model: summary.model ?? defaults.model,
-      modelProvider: summary.modelProvider,
-      cwd: summary.cwd,
-    };
-    return applyOverrides(base, { ...overrides, cwd: overrides.cwd ? resolve(overrides.cwd) : undefined });
   }
 
   async function newThread(settings: ThreadSettings, peer: Peer, ephemeral: boolean): Promise<NewThread> {
@@ -96,7 +80,7 @@ export function threadHandlers(services: Services): HandlerTable {
       const summary = store.require(params.threadId);
       const running = loaded.statusOf(summary.id).type === 'active';
       const history = await store.history(summary.id);
-      const settings = await settingsFor(summary, params);
+      const settings = await settingsFor(services, summary, params);
       loaded.subscribe(summary.id, peer);
       const turns = params.excludeTurns ? [] : settleOrphanedTurns(history.turns, running);
       const newest = history.turns[history.turns.length - 1];
@@ -109,7 +93,7 @@ export function threadHandlers(services: Services): HandlerTable {
     'thread/fork': async (params: ParamsOf<'thread/fork'>, { peer }: RequestContext) => {
       const store = await services.store();
       const source = store.require(params.threadId);
-      const settings = await settingsFor(source, params);
+      const settings = await settingsFor(services, source, params);
       const thread = await newThread(settings, peer, params.ephemeral === true);
       const summary = await store.fork(source.id, thread, params.lastTurnId ?? undefined);
       loaded.subscribe(summary.id, peer);

@@ -43,3 +43,6 @@ export const ThreadItem = Type.Union([
 ]);
 export type ThreadItem = Static<typeof ThreadItem>;
 export type UserMessageItem = Static<typeof UserMessageItem>;
+export type AgentMessageItem = Static<typeof AgentMessageItem>;
+export type ReasoningItem = Static<typeof ReasoningItem>;
+export type ContextCompactionItem = Static<typeof ContextCompactionItem>;

@@ -1,0 +1,66 @@
+// Compaction: the model summarizes the conversation so far, and the summary replaces it. Shown as
+// one contextCompaction item; recorded so every later turn (and a resumed thread) starts from it.
+import { randomUUID } from 'node:crypto';
+import type { ContextCompactionItem } from '../protocol/items';
+import type { ConversationEntry, ModelClient, ModelRequest } from '../providers/types';
+import { COMPACTION_PROMPT, SUMMARY_PREFIX } from './instructions';
+import type { TurnEmitter } from './turnEmitter';
+
+/** How many of the most recent user messages survive compaction verbatim. */
+const KEPT_USER_MESSAGES = 2;
+
+export interface CompactionLimits {
+  contextWindow: number | null;
+  /** Compact once the context reaches this many tokens (default: 90% of the window). */
+  autoCompactTokens: number | null;
+}
+
+export function needsCompaction(limits: CompactionLimits, contextTokens: number): boolean {
+  const limit =
+    limits.autoCompactTokens ?? (limits.contextWindow ? Math.floor(limits.contextWindow * 0.9) : null);
+  return limit !== null && contextTokens >= limit;
+}
+
+export async function compact(
+  client: ModelClient,
+  request: Omit<ModelRequest, 'input' | 'tools'>,
+  conversation: ConversationEntry[],
+  emit: TurnEmitter,
+  signal: AbortSignal,
+): Promise<ConversationEntry[]> {
+  const item: ContextCompactionItem = { type: 'contextCompaction', id: randomUUID() };
+  emit.itemStarted(item);
+  const summary = await summarize(client, request, conversation, signal);
+  const replacement: ConversationEntry[] = [
+    ...recentUserMessages(conversation),
+    { kind: 'user', content: [{ type: 'text', text: SUMMARY_PREFIX + summary }] },
+  ];
+  await emit.compacted(replacement);
+  await emit.itemCompleted(item);
+  return replacement;
+}
+
+async function summarize(
+  client: ModelClient,
+  request: Omit<ModelRequest, 'input' | 'tools'>,
+  conversation: ConversationEntry[],
+  signal: AbortSignal,
+): Promise<string> {
+  const input: ConversationEntry[] = [
+    ...conversation,
+    { kind: 'user', content: [{ type: 'text', text: COMPACTION_PROMPT }] },
+  ];
+  const parts: string[] = [];
+  for await (const event of client.stream({ ...request, input, tools: [], outputSchema: null }, signal)) {
+    if (event.type === 'messageDelta') parts.push(event.delta);
+    else if (event.type === 'retrying') parts.length = 0;
+  }
+  const text = parts.join('').trim();
+  if (!text) throw new Error('the model returned an empty summary');
+  return text;
+}
+
+function recentUserMessages(conversation: ConversationEntry[]): ConversationEntry[] {
+  const users = conversation.filter((entry) => entry.kind === 'user');
+  return users.slice(-KEPT_USER_MESSAGES);
+}

@@ -1,0 +1,36 @@
+// The system prompt: who the agent is and how it works, then the thread's own instructions.
+import { platform } from 'node:os';
+
+export interface InstructionSources {
+  cwd: string;
+  /** Replaces the built-in prompt when the client sets it (thread/start baseInstructions). */
+  baseInstructions: string | null;
+}
+
+const BASE = `You are Threadline, a coding agent working inside the user's editor on their project.
+You can read and change files and run commands through the tools you are given, within the limits the user has set.
+Work carefully: understand the code before changing it, make focused changes that fit the project's style, and verify them when you can.
+Keep the user informed with short, concrete messages. When you are done, say what you changed and anything left to do.
+Use Markdown for formatting; wrap code, file paths and commands in backticks.`;
+
+export function systemPrompt(sources: InstructionSources): string {
+  const environment = [
+    `Working directory: ${sources.cwd}`,
+    `Platform: ${platform()}`,
+    `Date: ${new Date().toISOString().slice(0, 10)}`,
+  ].join('\n');
+  return `${sources.baseInstructions ?? BASE}\n\n# Environment\n${environment}`;
+}
+
+/** Told to the model at the start of a turn that follows one that did not finish. */
+export function previousTurnCutOff(status: 'interrupted' | 'inProgress'): string {
+  return status === 'interrupted'
+    ? '<turn_aborted>The user interrupted the previous turn. Anything it was doing may be incomplete; do not resume it unless asked.</turn_aborted>'
+    : '<turn_aborted>The previous turn was cut off because the agent stopped unexpectedly. Its work may be incomplete.</turn_aborted>';
+}
+
+export const COMPACTION_PROMPT = `The conversation so far is about to be replaced by your summary of it, to free up context.
+Write that summary now: the user's goals and requests, decisions made, the current state of the work (files changed, commands run and what they showed), open problems, and the next steps.
+Be specific (paths, names, values) and complete enough that the work can continue from the summary alone. Reply with the summary only.`;
+
+export const SUMMARY_PREFIX = 'Summary of the earlier conversation (older messages were compacted):\n\n';

@@ -1,0 +1,41 @@
+// What the agent loop needs from a tool: a spec to offer the model and a way to run a call. Tools
+// live in server/tools; the loop sees only this interface.
+import type { ContentPart, ConversationEntry, ToolSpec } from '../providers/types';
+import type { TurnEmitter } from './turnEmitter';
+
+export type ToolCall = Extract<ConversationEntry, { kind: 'toolCall' }>;
+
+export interface ToolContext {
+  threadId: string;
+  turnId: string;
+  cwd: string;
+  signal: AbortSignal;
+  emit: TurnEmitter;
+}
+
+export interface ToolResult {
+  output: string | ContentPart[];
+  isError?: boolean;
+}
+
+export interface AgentTool {
+  spec: ToolSpec;
+  run(call: ToolCall, context: ToolContext): Promise<ToolResult>;
+}
+
+/** Parses a function tool's JSON arguments, with an error the model can act on. */
+export function parseArguments(call: ToolCall): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(call.arguments || '{}');
+  } catch {
+    throw new ToolInputError(`the arguments of ${call.name} are not valid JSON`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ToolInputError(`the arguments of ${call.name} must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A call the model got wrong: reported back to it as the tool's output, never a turn failure. */
+export class ToolInputError extends Error {}

@@ -1,0 +1,97 @@
+// Everything a turn tells the outside world goes through here: notifications to the thread's
+// subscribers, and the journal that persists items and model entries as they complete.
+import type { ThreadItem } from '../protocol/items';
+import type { NotificationMethod, NotificationParamsOf } from '../protocol/methods';
+import type { Turn, TurnError, TurnStatus } from '../protocol/thread';
+import type { ConversationEntry } from '../providers/types';
+
+export interface Notifier {
+  notify<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): void;
+}
+
+/** Persists a turn as it happens, so a crash loses at most the item in flight. */
+export interface TurnJournal {
+  turnStarted(turnId: string, ts: number): Promise<void>;
+  itemCompleted(turnId: string, item: ThreadItem, ts: number): Promise<void>;
+  modelEntries(turnId: string, entries: ConversationEntry[]): Promise<void>;
+  compacted(turnId: string, replacement: ConversationEntry[]): Promise<void>;
+  turnCompleted(turnId: string, status: TurnStatus, error: TurnError | null, ts: number): Promise<void>;
+}
+
+type ItemEvent = Exclude<Extract<NotificationMethod, `item/${string}`>, 'item/started' | 'item/completed'>;
+type DeltaParams<N extends ItemEvent> = Omit<NotificationParamsOf<N>, 'threadId' | 'turnId'>;
+
+export class TurnEmitter {
+  readonly startedAtMs = Date.now();
+
+  constructor(
+    readonly threadId: string,
+    readonly turnId: string,
+    private readonly notifier: Notifier,
+    private readonly journal: TurnJournal,
+  ) {}
+
+  /** A notification that carries this turn's ids. */
+  turnEvent<N extends NotificationMethod>(
+    method: N,
+    params: Omit<NotificationParamsOf<N>, 'threadId' | 'turnId'>,
+  ): void {
+    this.notifier.notify(method, { threadId: this.threadId, turnId: this.turnId, ...params } as never);
+  }
+
+  threadEvent<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): void {
+    this.notifier.notify(method, params);
+  }
+
+  itemDelta<N extends ItemEvent>(method: N, params: DeltaParams<N>): void {
+    this.turnEvent(method, params as never);
+  }
+
+  itemStarted(item: ThreadItem): void {
+    this.turnEvent('item/started', { item, startedAtMs: Date.now() });
+  }
+
+  async itemCompleted(item: ThreadItem): Promise<void> {
+    const now = Date.now();
+    this.turnEvent('item/completed', { item, completedAtMs: now });
+    await this.journal.itemCompleted(this.turnId, item, now);
+  }
+
+  modelEntries(entries: ConversationEntry[]): Promise<void> {
+    return entries.length ? this.journal.modelEntries(this.turnId, entries) : Promise.resolve();
+  }
+
+  compacted(replacement: ConversationEntry[]): Promise<void> {
+    return this.journal.compacted(this.turnId, replacement);
+  }
+
+  async started(): Promise<Turn> {
+    await this.journal.turnStarted(this.turnId, this.startedAtMs);
+    const turn = this.turn('inProgress', null, null);
+    this.threadEvent('turn/started', { threadId: this.threadId, turn });
+    return turn;
+  }
+
+  /** Records the end, runs `beforeAnnouncing` (the thread goes idle), then tells the clients. */
+  async completed(status: TurnStatus, error: TurnError | null, beforeAnnouncing: () => void): Promise<Turn> {
+    const now = Date.now();
+    await this.journal.turnCompleted(this.turnId, status, error, now);
+    beforeAnnouncing();
+    const turn = this.turn(status, error, now);
+    this.threadEvent('turn/completed', { threadId: this.threadId, turn });
+    return turn;
+  }
+
+  /** The turn as notifications carry it: items travel separately, in item events. */
+  turn(status: TurnStatus, error: TurnError | null, completedAtMs: number | null): Turn {
+    return {
+      id: this.turnId,
+      items: [],
+      status,
+      error,
+      startedAt: Math.floor(this.startedAtMs / 1000),
+      completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),
+      durationMs: completedAtMs === null ? null : completedAtMs - this.startedAtMs,
+    };
+  }
+}

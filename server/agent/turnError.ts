@@ -1,0 +1,36 @@
+// How a failed model request is reported: the protocol's TurnError with its codexErrorInfo.
+import type { CodexErrorInfo, TurnError } from '../protocol/thread';
+import { ModelError } from '../providers/types';
+
+const WITH_STATUS = new Set([
+  'httpConnectionFailed',
+  'responseStreamConnectionFailed',
+  'responseStreamDisconnected',
+  'responseTooManyFailedAttempts',
+]);
+
+export function codexErrorInfo(error: ModelError): CodexErrorInfo {
+  if (WITH_STATUS.has(error.kind)) {
+    return { [error.kind]: { httpStatusCode: error.httpStatus } } as CodexErrorInfo;
+  }
+  return error.kind as CodexErrorInfo;
+}
+
+export function toTurnError(error: unknown): TurnError {
+  if (error instanceof ModelError) {
+    return {
+      message: error.message,
+      codexErrorInfo: codexErrorInfo(error),
+      additionalDetails: error.details,
+    };
+  }
+  // Anything else is our bug or the machine's problem; say what it was without a stack.
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    message: `Threadline failed to run the turn: ${message}`,
+    codexErrorInfo: 'other',
+    additionalDetails: null,
+  };
+}
+
+export const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError';

@@ -1,0 +1,128 @@
+// The agent loop of one turn: send the conversation to the model, stream its answer into items,
+// run the tools it called, and go again until it answers without calling any and nothing new was
+// steered in. Compacts the history first when the context is nearly full.
+import type { TurnError, TurnStatus } from '../protocol/thread';
+import type { ConversationEntry, ModelClient, ModelRequest } from '../providers/types';
+import { ModelError } from '../providers/types';
+import type { ActiveTurn } from './activeTurn';
+import { compact, needsCompaction, type CompactionLimits } from './compaction';
+import { streamResponse } from './responseStream';
+import type { AgentTool, ToolCall, ToolContext } from './tool';
+import { ToolInputError } from './tool';
+import type { TurnEmitter } from './turnEmitter';
+import { isAbort, toTurnError } from './turnError';
+import type { UsageTotals } from './usage';
+
+export interface TurnSpec {
+  client: ModelClient;
+  /** Everything of the model request but the conversation and the tools. */
+  request: Omit<ModelRequest, 'input' | 'tools'>;
+  /** The model's history before this turn. */
+  history: ConversationEntry[];
+  /** What this turn adds before the first request (notes, the user's message). */
+  input: ConversationEntry[];
+  tools: AgentTool[];
+  cwd: string;
+  limits: CompactionLimits;
+  usage: UsageTotals;
+  /** Compact and stop (thread/compact/start) instead of asking the model to answer. */
+  compactOnly?: boolean;
+}
+
+export interface TurnOutcome {
+  status: Exclude<TurnStatus, 'inProgress'>;
+  error: TurnError | null;
+}
+
+export async function runTurn(spec: TurnSpec, active: ActiveTurn): Promise<TurnOutcome> {
+  const { emit } = active;
+  const loop = new Loop(spec, active, emit);
+  try {
+    await loop.run();
+    return { status: 'completed', error: null };
+  } catch (error) {
+    const partial = (error as { partialEntries?: ConversationEntry[] }).partialEntries ?? [];
+    await emit.modelEntries(partial).catch(() => {});
+    if (isAbort(error) || active.interrupted) return { status: 'interrupted', error: null };
+    const turnError = toTurnError(error);
+    emit.turnEvent('error', { error: turnError, willRetry: false });
+    return { status: 'failed', error: turnError };
+  }
+}
+
+class Loop {
+  private conversation: ConversationEntry[];
+  private compactedThisTurn = false;
+
+  constructor(
+    private readonly spec: TurnSpec,
+    private readonly active: ActiveTurn,
+    private readonly emit: TurnEmitter,
+  ) {
+    this.conversation = [...spec.history];
+  }
+
+  async run(): Promise<void> {
+    await this.add(this.spec.input);
+    if (this.spec.compactOnly) return this.compact();
+    for (;;) {
+      await this.add(this.active.takeSteeredInput());
+      if (needsCompaction(this.spec.limits, this.spec.usage.lastContextTokens) && !this.compactedThisTurn) {
+        await this.compact();
+      }
+      const toolCalls = await this.respond();
+      for (const call of toolCalls) await this.add([await this.runTool(call)]);
+      if (toolCalls.length === 0 && !this.active.hasSteeredInput()) return;
+    }
+  }
+
+  private async respond(): Promise<ToolCall[]> {
+    const { client, request, tools, usage, limits } = this.spec;
+    const modelRequest = { ...request, input: this.conversation, tools: tools.map((t) => t.spec) };
+    let outcome;
+    try {
+      outcome = await streamResponse(client, modelRequest, this.emit, this.active.signal);
+    } catch (error) {
+      // A history too long for the model gets one compaction and one more try.
+      if (error instanceof ModelError && error.kind === 'contextWindowExceeded' && !this.compactedThisTurn) {
+        await this.compact();
+        return this.respond();
+      }
+      throw error;
+    }
+    if (outcome.usage) usage.record(outcome.usage, limits.contextWindow, this.emit);
+    await this.add(outcome.entries);
+    return outcome.toolCalls;
+  }
+
+  private async runTool(call: ToolCall): Promise<ConversationEntry> {
+    const tool = this.spec.tools.find((t) => t.spec.name === call.name);
+    const context: ToolContext = {
+      threadId: this.emit.threadId,
+      turnId: this.emit.turnId,
+      cwd: this.spec.cwd,
+      signal: this.active.signal,
+      emit: this.emit,
+    };
+    const result = tool
+      ? await tool.run(call, context).catch((error: unknown) => {
+          if (error instanceof ToolInputError) return { output: error.message, isError: true };
+          throw error;
+        })
+      : { output: `unknown tool: ${call.name}`, isError: true };
+    return { kind: 'toolResult', callId: call.callId, custom: call.custom, ...result };
+  }
+
+  private async compact(): Promise<void> {
+    this.compactedThisTurn = true;
+    const { client, request } = this.spec;
+    this.conversation = await compact(client, request, this.conversation, this.emit, this.active.signal);
+    this.spec.usage.lastContextTokens = 0;
+  }
+
+  private async add(entries: ConversationEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    this.conversation.push(...entries);
+    await this.emit.modelEntries(entries);
+  }
+}

@@ -1,0 +1,80 @@
+// Turns what the user sent (text, images, skills, mentions) into what the model is shown. Files are
+// read here, before the turn starts, so a missing one is the request's error, not the turn's.
+import { promises as fs } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import type { UserInput } from '../protocol/userInput';
+import type { ContentPart, ConversationEntry } from '../providers/types';
+
+/** Input that cannot be used as given; the message names the field's value. */
+export class UserInputError extends Error {}
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const MAX_SKILL_BYTES = 256 * 1024;
+
+export async function toUserEntry(input: UserInput[], cwd: string): Promise<ConversationEntry> {
+  const content: ContentPart[] = [];
+  for (const part of input) content.push(await toContent(part, cwd));
+  return { kind: 'user', content };
+}
+
+async function toContent(part: UserInput, cwd: string): Promise<ContentPart> {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image', url: part.url };
+    case 'localImage':
+      return { type: 'image', url: await imageDataUrl(resolve(cwd, part.path)) };
+    case 'skill':
+      return { type: 'text', text: await skillText(part.name, resolve(cwd, part.path)) };
+    case 'mention':
+      return { type: 'text', text: `@${part.name} (${part.path})` };
+  }
+}
+
+async function imageDataUrl(path: string): Promise<string> {
+  const mime = IMAGE_TYPES[extname(path).toLowerCase()];
+  if (!mime) throw new UserInputError(`localImage ${path}: not a PNG, JPEG, GIF or WebP image`);
+  const data = await readLimited(path, MAX_IMAGE_BYTES, 'localImage');
+  return `data:${mime};base64,${data.toString('base64')}`;
+}
+
+/** A skill's instructions: its SKILL.md (the path may name the file or its folder). */
+async function skillText(name: string, path: string): Promise<string> {
+  const file = (await isDirectory(path)) ? resolve(path, 'SKILL.md') : path;
+  const body = (await readLimited(file, MAX_SKILL_BYTES, 'skill')).toString('utf8');
+  return `<skill>\n<name>${name}</name>\n<path>${file}</path>\n${body}\n</skill>`;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return fs.stat(path).then(
+    (stat) => stat.isDirectory(),
+    () => false,
+  );
+}
+
+async function readLimited(path: string, limit: number, field: string): Promise<Buffer> {
+  let stat;
+  try {
+    stat = await fs.stat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UserInputError(
+      `${field} ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`}`,
+    );
+  }
+  if (!stat.isFile()) throw new UserInputError(`${field} ${path}: not a file`);
+  if (stat.size > limit) throw new UserInputError(`${field} ${path}: larger than ${limit / 1024 / 1024} MiB`);
+  try {
+    return await fs.readFile(path);
+  } catch (error) {
+    throw new UserInputError(`${field} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code})`);
+  }
+}

@@ -1,0 +1,21 @@
+// The settings a stored thread runs with: those it ran with while loaded, else config.toml's
+// defaults with what the thread recorded, then the caller's overrides.
+import { resolve } from 'node:path';
+import { applyOverrides, type SettingsOverrides, type ThreadSettings } from '../config/settings';
+import type { Services } from '../services';
+import type { ThreadSummary } from '../threads/summary';
+
+export async function settingsFor(
+  services: Services,
+  summary: ThreadSummary,
+  overrides: SettingsOverrides,
+): Promise<ThreadSettings> {
+  const defaults = await services.config();
+  const base = services.settings.get(summary.id) ?? {
+    ...defaults,
+    model: summary.model ?? defaults.model,
+    modelProvider: summary.modelProvider,
+    cwd: summary.cwd,
+  };
+  return applyOverrides(base, { ...overrides, cwd: overrides.cwd ? resolve(overrides.cwd) : undefined });
+}

@@ -1,0 +1,137 @@
+// The turn methods: start a turn, steer input into the running one, interrupt it, and compact a
+// thread's history. The agent runs the turn; this file checks the request and wires the parts.
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { ActiveTurn } from '../agent/activeTurn';
+import { UserInputError, toUserEntry } from '../agent/userInput';
+import { launchTurn, steerTurn } from '../agent/turnRunner';
+import { TurnEmitter } from '../agent/turnEmitter';
+import { applyTurnOverrides } from '../config/settings';
+import type { UserMessageItem } from '../protocol/items';
+import type { ParamsOf, ResultOf } from '../protocol/methods';
+import type { UserInput } from '../protocol/userInput';
+import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
+import { invalidParams, invalidRequest } from '../rpc/rpcError';
+import type { Services } from '../services';
+import { turnJournal } from '../threads/turnJournal';
+import { uuidv7 } from '../threads/uuidv7';
+import { withStoreErrors } from './storeErrors';
+import { settingsFor } from './threadSettings';
+import { prepareTurn, type TurnInput } from './turnSetup';
+
+export function turnHandlers(services: Services): HandlerTable {
+  const { loaded, turns } = services;
+
+  function running(threadId: string, turnId: string, field: string): ActiveTurn {
+    const active = turns.get(threadId);
+    if (!active) throw invalidRequest(`no turn is running on thread ${threadId}`);
+    if (active.turnId !== turnId) {
+      throw invalidRequest(
+        `${field} ${turnId} is not the running turn of thread ${threadId} (${active.turnId} is)`,
+      );
+    }
+    return active;
+  }
+
+  /** Loads the thread for the caller and starts a turn on it; answers once the turn is set up. */
+  async function start(
+    threadId: string,
+    peer: RequestContext['peer'],
+    build: () => Promise<{ userMessage: UserMessageItem | null; input: TurnInput }>,
+  ) {
+    const store = await services.store();
+    const summary = store.require(threadId);
+    const current = turns.get(threadId);
+    if (current) {
+      throw invalidRequest(
+        `a turn is already running on thread ${threadId} (${current.turnId}): steer it with turn/steer or stop it with turn/interrupt`,
+      );
+    }
+    loaded.subscribe(summary.id, peer);
+    const notifier = { notify: (method: string, params: unknown) => loaded.notify(threadId, method, params) };
+    const emit = new TurnEmitter(threadId, uuidv7(), notifier, turnJournal(store, threadId));
+    const active = new ActiveTurn(emit);
+    const { userMessage, input } = await build();
+    turns.set(threadId, active);
+    const setRunning = (on: boolean) => {
+      if (!on && turns.get(threadId) === active) turns.delete(threadId);
+      loaded.setStatus(threadId, on ? { type: 'active', activeFlags: [] } : { type: 'idle' });
+    };
+    // The turn's events follow the response that created it.
+    active.done = new Promise((go) => setImmediate(go)).then(() =>
+      launchTurn({
+        active,
+        userMessage,
+        setRunning,
+        prepare: () => prepareTurn(services, store, active, input),
+      }).catch((error: Error) =>
+        services.log.error(`turn ${emit.turnId} on ${threadId} ended badly: ${error.stack}`),
+      ),
+    );
+    return emit.turn('inProgress', null, null);
+  }
+
+  const handlers: HandlerTable = {
+    'turn/start': async (
+      params: ParamsOf<'turn/start'>,
+      { peer }: RequestContext,
+    ): Promise<ResultOf<'turn/start'>> => {
+      const turn = await start(params.threadId, peer, async () => {
+        const store = await services.store();
+        const base =
+          services.settings.get(params.threadId) ??
+          (await settingsFor(services, store.require(params.threadId), {}));
+        const settings = applyTurnOverrides(base, {
+          ...params,
+          cwd: params.cwd ? resolve(params.cwd) : null,
+        });
+        await services.provider(settings.modelProvider);
+        const entry = await userEntry(params.input, settings.cwd);
+        services.settings.set(params.threadId, settings);
+        return {
+          userMessage: userMessageItem(params.input, params.clientUserMessageId),
+          input: { entries: [entry], outputSchema: params.outputSchema ?? null, compactOnly: false },
+        };
+      });
+      return { turn };
+    },
+
+    'turn/steer': async (params: ParamsOf<'turn/steer'>): Promise<ResultOf<'turn/steer'>> => {
+      const active = running(params.threadId, params.expectedTurnId, 'expectedTurnId');
+      const cwd = services.settings.get(params.threadId)?.cwd ?? process.cwd();
+      const entry = await userEntry(params.input, cwd);
+      await steerTurn(active, userMessageItem(params.input, params.clientUserMessageId), entry);
+      return { turnId: active.turnId };
+    },
+
+    'turn/interrupt': async (params: ParamsOf<'turn/interrupt'>) => {
+      const active = running(params.threadId, params.turnId, 'turnId');
+      active.interrupt();
+      await active.done;
+      return {};
+    },
+
+    'thread/compact/start': async (params: ParamsOf<'thread/compact/start'>, { peer }: RequestContext) => {
+      await start(params.threadId, peer, async () => ({
+        userMessage: null,
+        input: { entries: [], outputSchema: null, compactOnly: true },
+      }));
+      return {};
+    },
+  };
+  return withStoreErrors(handlers);
+}
+
+async function userEntry(input: UserInput[], cwd: string) {
+  if (input.length === 0) throw invalidParams('Invalid params: input: expected at least one input item');
+  try {
+    return await toUserEntry(input, cwd);
+  } catch (error) {
+    if (error instanceof UserInputError) throw invalidParams(`Invalid params: input: ${error.message}`);
+    throw error;
+  }
+}
+
+function userMessageItem(input: UserInput[], clientId: string | null | undefined): UserMessageItem {
+  return { type: 'userMessage', id: randomUUID(), content: input, ...(clientId ? { clientId } : {}) };
+}

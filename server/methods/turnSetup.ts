@@ -1,0 +1,67 @@
+// Builds what the agent loop needs for one turn: the model client of the thread's provider, the
+// system prompt, the model's history (with a note when the previous turn did not finish), the
+// tools, and the compaction limits.
+import type { ActiveTurn } from '../agent/activeTurn';
+import { previousTurnCutOff, systemPrompt } from '../agent/instructions';
+import type { AgentTool } from '../agent/tool';
+import type { TurnSpec } from '../agent/turnLoop';
+import { ModelError, type ConversationEntry } from '../providers/types';
+import type { Services } from '../services';
+import type { ThreadStore } from '../threads/threadStore';
+import { updatePlanTool } from '../tools/updatePlan';
+import { settingsFor } from './threadSettings';
+
+export interface TurnInput {
+  entries: ConversationEntry[];
+  outputSchema: unknown;
+  compactOnly: boolean;
+}
+
+export async function prepareTurn(
+  services: Services,
+  store: ThreadStore,
+  active: ActiveTurn,
+  input: TurnInput,
+): Promise<TurnSpec> {
+  const { threadId } = active;
+  const settings =
+    services.settings.get(threadId) ?? (await settingsFor(services, store.require(threadId), {}));
+  const config = await services.agentConfig();
+  const access = await services.modelAccess(settings.modelProvider);
+  if (access.missingKey) throw new ModelError('unauthorized', access.missingKey);
+  const history = await store.history(threadId);
+  // The last turn is this one; the one before it tells whether the model was cut off.
+  const previous = history.turns[history.turns.length - 2];
+  const notes: ConversationEntry[] =
+    previous && (previous.status === 'interrupted' || previous.status === 'inProgress')
+      ? [{ kind: 'developer', text: previousTurnCutOff(previous.status) }]
+      : [];
+  const instructions = [
+    systemPrompt({ cwd: settings.cwd, baseInstructions: settings.baseInstructions }),
+    settings.developerInstructions,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return {
+    client: access.client,
+    request: {
+      model: settings.model,
+      instructions,
+      reasoningEffort: settings.reasoningEffort,
+      reasoningSummary: settings.reasoningSummary,
+      outputSchema: input.outputSchema,
+      promptCacheKey: threadId,
+    },
+    history: history.modelHistory as ConversationEntry[],
+    input: [...notes, ...input.entries],
+    tools: toolsFor(config),
+    cwd: settings.cwd,
+    limits: config.compactionLimits(settings.model),
+    usage: services.usageOf(threadId),
+    compactOnly: input.compactOnly,
+  };
+}
+
+function toolsFor(config: { updatePlanTool: boolean }): AgentTool[] {
+  return config.updatePlanTool ? [updatePlanTool] : [];
+}

@@ -1,0 +1,248 @@
+// The OpenAI Responses API: conversation entries become input items, the stream's typed events
+// become model events. Reasoning is requested encrypted so it can be replayed with store: false.
+import OpenAI from 'openai';
+import type { ResponseInputItem, ResponseStreamEvent, Tool } from 'openai/resources/responses/responses';
+import { streamFailure } from './errors';
+import type {
+  ContentPart,
+  ConversationEntry,
+  ModelEvent,
+  ModelRequest,
+  ProviderConfig,
+  TokenUsage,
+  ToolSpec,
+} from './types';
+import { NO_TIMEOUT_MS, Opened, type Wire } from './wire';
+
+export function responsesWire(provider: ProviderConfig, apiKey: string | null): Wire {
+  const client = new OpenAI({
+    apiKey: apiKey ?? 'none',
+    baseURL: provider.baseUrl,
+    maxRetries: 0,
+    timeout: NO_TIMEOUT_MS,
+    defaultHeaders: provider.httpHeaders,
+    defaultQuery: provider.queryParams,
+    organization: null,
+    project: null,
+  });
+  return {
+    async *stream(request, signal, opened) {
+      const stream = await client.responses.create({ ...body(request), stream: true }, { signal });
+      opened();
+      yield* events(stream, provider.name);
+    },
+    async listModels(signal) {
+      const ids: string[] = [];
+      for await (const model of client.models.list({ signal })) ids.push(model.id);
+      return ids;
+    },
+  };
+}
+
+function body(request: ModelRequest) {
+  const reasoning =
+    request.reasoningEffort || request.reasoningSummary
+      ? {
+          ...(request.reasoningEffort ? { effort: request.reasoningEffort } : {}),
+          summary: request.reasoningSummary ?? 'auto',
+        }
+      : undefined;
+  return {
+    model: request.model,
+    instructions: request.instructions,
+    input: request.input.flatMap(toInput),
+    tools: request.tools.map(toTool),
+    tool_choice: 'auto' as const,
+    parallel_tool_calls: true,
+    store: false,
+    prompt_cache_key: request.promptCacheKey,
+    ...(reasoning ? { reasoning, include: ['reasoning.encrypted_content' as const] } : {}),
+    ...(request.outputSchema
+      ? {
+          text: {
+            format: {
+              type: 'json_schema' as const,
+              name: 'output',
+              schema: request.outputSchema as Record<string, unknown>,
+              strict: true,
+            },
+          },
+        }
+      : {}),
+  } as OpenAI.Responses.ResponseCreateParamsStreaming;
+}
+
+const content = (parts: ContentPart[]) =>
+  parts.map((p) =>
+    p.type === 'text'
+      ? { type: 'input_text' as const, text: p.text }
+      : { type: 'input_image' as const, image_url: p.url, detail: 'auto' as const },
+  );
+
+function toInput(entry: ConversationEntry): ResponseInputItem[] {
+  switch (entry.kind) {
+    case 'user':
+      return [{ role: 'user', content: content(entry.content) }];
+    case 'developer':
+      return [{ role: 'developer', content: entry.text }];
+    case 'assistant':
+      return [{ role: 'assistant', content: entry.text }];
+    case 'reasoning':
+      // Without its encrypted form a reasoning item cannot be replayed when nothing is stored.
+      return entry.encryptedContent
+        ? [
+            {
+              type: 'reasoning',
+              id: entry.providerItemId ?? '',
+              summary: entry.summary.map((text) => ({ type: 'summary_text' as const, text })),
+              encrypted_content: entry.encryptedContent,
+            } as ResponseInputItem,
+          ]
+        : [];
+    case 'toolCall':
+      return [
+        entry.custom
+          ? { type: 'custom_tool_call', call_id: entry.callId, name: entry.name, input: entry.arguments }
+          : { type: 'function_call', call_id: entry.callId, name: entry.name, arguments: entry.arguments },
+      ];
+    case 'toolResult': {
+      const output = typeof entry.output === 'string' ? entry.output : content(entry.output);
+      return [
+        (entry.custom
+          ? { type: 'custom_tool_call_output', call_id: entry.callId, output }
+          : { type: 'function_call_output', call_id: entry.callId, output }) as ResponseInputItem,
+      ];
+    }
+  }
+}
+
+function toTool(tool: ToolSpec): Tool {
+  return tool.kind === 'function'
+    ? {
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        strict: false,
+      }
+    : ({
+        type: 'custom',
+        name: tool.name,
+        description: tool.description,
+        ...(tool.format ? { format: tool.format } : {}),
+      } as Tool);
+}
+
+async function* events(
+  stream: AsyncIterable<ResponseStreamEvent>,
+  provider: string,
+): AsyncGenerator<ModelEvent> {
+  const opened = new Opened();
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'response.output_item.added':
+        if (event.item.type === 'message')
+          yield* once(opened.start(event.item.id!, { type: 'messageStart', key: event.item.id! }));
+        if (event.item.type === 'reasoning')
+          yield* once(opened.start(event.item.id, { type: 'reasoningStart', key: event.item.id }));
+        break;
+      case 'response.output_text.delta':
+        yield* once(opened.start(event.item_id, { type: 'messageStart', key: event.item_id }));
+        yield { type: 'messageDelta', key: event.item_id, delta: event.delta };
+        break;
+      case 'response.reasoning_summary_part.added':
+        yield* once(opened.start(event.item_id, { type: 'reasoningStart', key: event.item_id }));
+        yield { type: 'reasoningSummaryPartAdded', key: event.item_id, summaryIndex: event.summary_index };
+        break;
+      case 'response.reasoning_summary_text.delta':
+        yield* once(opened.start(event.item_id, { type: 'reasoningStart', key: event.item_id }));
+        yield {
+          type: 'reasoningSummaryDelta',
+          key: event.item_id,
+          summaryIndex: event.summary_index,
+          delta: event.delta,
+        };
+        break;
+      case 'response.reasoning_text.delta':
+        yield* once(opened.start(event.item_id, { type: 'reasoningStart', key: event.item_id }));
+        yield {
+          type: 'reasoningTextDelta',
+          key: event.item_id,
+          contentIndex: event.content_index,
+          delta: event.delta,
+        };
+        break;
+      case 'response.output_item.done':
+        yield* itemDone(event.item, opened);
+        break;
+      case 'response.completed':
+        yield { type: 'completed', usage: usageOf(event.response.usage) };
+        return;
+      case 'response.failed':
+      case 'response.incomplete': {
+        const error = event.response.error;
+        const reason = event.response.incomplete_details?.reason;
+        throw streamFailure(
+          provider,
+          error?.code ?? reason ?? 'failed',
+          error?.message ?? `the response is ${event.response.status}`,
+        );
+      }
+      case 'error':
+        throw streamFailure(provider, event.code ?? 'error', event.message);
+    }
+  }
+}
+
+function* itemDone(item: OpenAI.Responses.ResponseOutputItem, opened: Opened): Generator<ModelEvent> {
+  if (item.type === 'message') {
+    const text = item.content.map((part) => (part.type === 'output_text' ? part.text : '')).join('');
+    yield* once(opened.start(item.id, { type: 'messageStart', key: item.id }));
+    yield { type: 'messageDone', key: item.id, text };
+  } else if (item.type === 'reasoning') {
+    yield* once(opened.start(item.id, { type: 'reasoningStart', key: item.id }));
+    yield {
+      type: 'reasoningDone',
+      key: item.id,
+      entry: {
+        kind: 'reasoning',
+        summary: item.summary.map((s) => s.text),
+        content: (item.content ?? []).map((c) => c.text),
+        ...(item.encrypted_content ? { encryptedContent: item.encrypted_content } : {}),
+        providerItemId: item.id,
+      },
+    };
+  } else if (item.type === 'function_call') {
+    yield {
+      type: 'toolCall',
+      call: {
+        kind: 'toolCall',
+        callId: item.call_id,
+        name: item.name,
+        arguments: item.arguments,
+        custom: false,
+      },
+    };
+  } else if (item.type === 'custom_tool_call') {
+    yield {
+      type: 'toolCall',
+      call: { kind: 'toolCall', callId: item.call_id, name: item.name, arguments: item.input, custom: true },
+    };
+  }
+}
+
+function* once(event: ModelEvent | null): Generator<ModelEvent> {
+  if (event) yield event;
+}
+
+function usageOf(usage: OpenAI.Responses.ResponseUsage | undefined): TokenUsage | null {
+  if (!usage) return null;
+  return {
+    inputTokens: usage.input_tokens,
+    cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+    cacheWriteInputTokens: 0,
+    outputTokens: usage.output_tokens,
+    reasoningOutputTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: usage.total_tokens,
+  };
+}

@@ -1,0 +1,97 @@
+// Helpers for turn tests: a home whose config points a provider at the scripted model server, and
+// shortcuts for starting a turn and waiting for it to end.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ThreadItem } from '../../server/protocol/items';
+import type { Turn } from '../../server/protocol/thread';
+import type { WireFormat } from '../fixtures/modelServer/scenario';
+import type { MessageLog } from './messageLog';
+import { tempDir } from './serverProcess';
+
+export const TEST_KEY = 'sk-test-0123456789-secret';
+
+export interface ProviderOptions {
+  requestMaxRetries?: number;
+  streamMaxRetries?: number;
+  streamIdleTimeoutMs?: number;
+  extraTopLevel?: string;
+}
+
+/** A fresh home whose config.toml uses the scripted server in one wire format. */
+export function agentHome(wire: WireFormat, baseUrl: string, options: ProviderOptions = {}): string {
+  const home = tempDir('threadline-agent-');
+  writeFileSync(
+    join(home, 'config.toml'),
+    [
+      'model = "test-model"',
+      'model_provider = "scripted"',
+      options.extraTopLevel ?? '',
+      '',
+      '[model_providers.scripted]',
+      'name = "Scripted"',
+      `base_url = "${baseUrl}"`,
+      `wire_api = "${wire}"`,
+      'env_key = "SCRIPTED_API_KEY"',
+      `request_max_retries = ${options.requestMaxRetries ?? 1}`,
+      `stream_max_retries = ${options.streamMaxRetries ?? 1}`,
+      `stream_idle_timeout_ms = ${options.streamIdleTimeoutMs ?? 2000}`,
+      '',
+    ].join('\n'),
+  );
+  return home;
+}
+
+export const agentEnv = { SCRIPTED_API_KEY: TEST_KEY };
+
+export const text = (value: string) => ({ type: 'text', text: value });
+
+export async function startThread(server: MessageLog, cwd?: string): Promise<string> {
+  const { thread } = await server.call<{ thread: { id: string } }>('thread/start', cwd ? { cwd } : {});
+  return thread.id;
+}
+
+export async function startTurn(
+  server: MessageLog,
+  threadId: string,
+  input: unknown[] | string,
+  extra: Record<string, unknown> = {},
+): Promise<Turn> {
+  const items = typeof input === 'string' ? [text(input)] : input;
+  const { turn } = await server.call<{ turn: Turn }>('turn/start', { threadId, input: items, ...extra });
+  return turn;
+}
+
+/** Waits for the turn's turn/completed and returns the turn it carries. */
+export async function turnCompleted(server: MessageLog, turnId: string, timeoutMs = 10_000): Promise<Turn> {
+  const message = await server.next(
+    (m) => m.method === 'turn/completed' && (m.params as { turn: Turn }).turn.id === turnId,
+    timeoutMs,
+  );
+  return (message.params as { turn: Turn }).turn;
+}
+
+/** Starts a turn and waits for it to end. */
+export async function runTurn(server: MessageLog, threadId: string, input: unknown[] | string) {
+  const turn = await startTurn(server, threadId, input);
+  return turnCompleted(server, turn.id);
+}
+
+/** The items the turn completed, in order. */
+export function completedItems(server: MessageLog, turnId: string): ThreadItem[] {
+  return server
+    .notifications('item/completed')
+    .map((m) => m.params as { turnId: string; item: ThreadItem })
+    .filter((p) => p.turnId === turnId)
+    .map((p) => p.item);
+}
+
+/** The methods of the notifications about one turn, in order (deltas included). */
+export function turnEvents(server: MessageLog, turnId: string): string[] {
+  return server.received
+    .filter((m) => m.method && m.id === undefined)
+    .filter((m) => {
+      const params = m.params as { turnId?: string; turn?: { id: string } };
+      return params?.turnId === turnId || params?.turn?.id === turnId;
+    })
+    .map((m) => m.method as string);
+}
