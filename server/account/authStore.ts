@@ -40,7 +40,8 @@ export class AuthStore {
     }
     try {
       const value = JSON.parse(text) as Partial<AuthFile>;
-      if (typeof value.providers === 'object' && value.providers !== null) return { providers: value.providers };
+      if (typeof value.providers === 'object' && value.providers !== null)
+        return { providers: value.providers };
       throw new Error('no "providers" table');
     } catch (error) {
       // Never echo the contents: they may hold keys.

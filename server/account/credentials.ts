@@ -10,7 +10,8 @@ export async function apiKeyFor(provider: ProviderConfig, store: AuthStore): Pro
 }
 
 /** Whether requests to this provider need a key at all (local servers such as Ollama do not). */
-export const needsApiKey = (provider: ProviderConfig) => provider.envKey !== null || provider.requiresOpenaiAuth;
+export const needsApiKey = (provider: ProviderConfig) =>
+  provider.envKey !== null || provider.requiresOpenaiAuth;
 
 export function missingKeyMessage(provider: ProviderConfig): string {
   const env = provider.envKey ? `set ${provider.envKey}, or ` : '';
