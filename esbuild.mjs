@@ -19,6 +19,28 @@ const common = {
 
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
+/**
+ * Leaves server/providers out of the core bundle: importing it loads dist/server-providers.js with
+ * require (the core runs from a vm.Script, where a dynamic import() has no loader).
+ */
+const providersApart = {
+  name: 'providers-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/providers\/index$/ }, () => ({
+      path: 'providers',
+      namespace: 'providers-apart',
+    }));
+    build.onResolve({ filter: /^\.\/server-providers\.js$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'providers-apart' }, () => ({
+      contents: "module.exports = require('./server-providers.js');",
+      loader: 'js',
+    }));
+  },
+};
+
 const builds = {
   extension: {
     ...node,
@@ -35,6 +57,13 @@ const builds = {
   'server-core': {
     ...node,
     entryPoints: { 'server-core': 'server/core.ts' },
+    outdir: 'dist',
+    plugins: [providersApart],
+  },
+  // The model clients and their SDKs: loaded when a turn first needs a model, never at startup.
+  'server-providers': {
+    ...node,
+    entryPoints: { 'server-providers': 'server/providers/index.ts' },
     outdir: 'dist',
   },
   webview: {

@@ -1,6 +1,6 @@
 // How a failed model request is reported: the protocol's TurnError with its codexErrorInfo.
 import type { CodexErrorInfo, TurnError } from '../protocol/thread';
-import { ModelError } from '../providers/types';
+import { isModelError, type ModelError } from '../providers/types';
 
 const WITH_STATUS = new Set([
   'httpConnectionFailed',
@@ -17,7 +17,7 @@ export function codexErrorInfo(error: ModelError): CodexErrorInfo {
 }
 
 export function toTurnError(error: unknown): TurnError {
-  if (error instanceof ModelError) {
+  if (isModelError(error)) {
     return {
       message: error.message,
       codexErrorInfo: codexErrorInfo(error),

@@ -3,7 +3,7 @@
 // steered in. Compacts the history first when the context is nearly full.
 import type { TurnError, TurnStatus } from '../protocol/thread';
 import type { ConversationEntry, ModelClient, ModelRequest } from '../providers/types';
-import { ModelError } from '../providers/types';
+import { isModelError } from '../providers/types';
 import type { ActiveTurn } from './activeTurn';
 import { compact, needsCompaction, type CompactionLimits } from './compaction';
 import { streamResponse } from './responseStream';
@@ -84,7 +84,7 @@ class Loop {
       outcome = await streamResponse(client, modelRequest, this.emit, this.active.signal);
     } catch (error) {
       // A history too long for the model gets one compaction and one more try.
-      if (error instanceof ModelError && error.kind === 'contextWindowExceeded' && !this.compactedThisTurn) {
+      if (isModelError(error) && error.kind === 'contextWindowExceeded' && !this.compactedThisTurn) {
         await this.compact();
         return this.respond();
       }

@@ -149,6 +149,15 @@ export class ModelError extends Error {
   }
 }
 
+/**
+ * Whether a value is a ModelError. The providers are bundled apart from the core, so each side has
+ * its own copy of the class and `instanceof` cannot tell.
+ */
+export function isModelError(value: unknown): value is ModelError {
+  const v = value as ModelError | null;
+  return v instanceof Error && v.name === 'ModelError' && typeof v.kind === 'string';
+}
+
 export interface ModelClient {
   /**
    * Streams one model response. Aborting the signal ends the iteration promptly with an
