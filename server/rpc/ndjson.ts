@@ -148,6 +148,7 @@ export interface NdjsonWriterOptions {
 
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private errorCount = 0;
+  private corked = false;
 
   constructor(
     private readonly writable: Writable,
@@ -168,6 +169,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       this.fireError(error, message, ++this.errorCount);
       return Promise.reject(error);
     }
+    this.batch();
     return new Promise((resolve) => {
       // A full pipe resolves on drain, so a slow reader slows its writers instead of growing memory.
       if (this.writable.write(line)) return resolve();
@@ -185,5 +187,19 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
 
   end(): void {
     this.writable.end();
+  }
+
+  /**
+   * Gathers the messages written in one tick into one write: a streaming turn sends thousands of
+   * small notifications, and stdout to a pipe is a synchronous system call per write.
+   */
+  private batch(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.writable.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.writable.uncork();
+    });
   }
 }

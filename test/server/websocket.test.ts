@@ -30,7 +30,14 @@ describe('app-server over WebSocket', () => {
     const health = await fetch(`${server.http}/healthz`);
     assert.equal(health.status, 200);
     assert.equal((await health.text()).trim(), 'ok');
-    assert.equal((await fetch(`${server.http}/readyz`)).status, 200);
+    // Ready once the thread store is open, which happens just after the server starts listening.
+    const deadline = Date.now() + 5000;
+    let ready = await fetch(`${server.http}/readyz`);
+    while (ready.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      ready = await fetch(`${server.http}/readyz`);
+    }
+    assert.equal(ready.status, 200);
     assert.equal((await fetch(`${server.http}/elsewhere`)).status, 426);
   });
 
