@@ -4,11 +4,13 @@ import type { Services } from '../services';
 import { initializeHandlers } from './initialize';
 import { threadHandlers } from './thread';
 import { turnHandlers } from './turn';
+import { accountHandlers } from './account';
 
 export function methodHandlers(services: Services): HandlerTable {
   return {
     ...initializeHandlers(services.home, () => services.warmUp()),
     ...threadHandlers(services),
     ...turnHandlers(services),
+    ...accountHandlers(services),
   };
 }

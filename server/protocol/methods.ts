@@ -5,6 +5,7 @@ import { InitializeParams, InitializeResponse } from './initialize';
 import { serverNotifications } from './notifications';
 import * as T from './threadMethods';
 import * as U from './turnMethods';
+import * as A from './accountMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -34,6 +35,9 @@ export const clientRequests = {
   'turn/start': { params: U.TurnStartParams, result: U.TurnResponse },
   'turn/steer': { params: U.TurnSteerParams, result: U.TurnSteerResponse },
   'turn/interrupt': { params: U.TurnInterruptParams, result: T.EmptyResponse },
+  'account/read': { params: A.GetAccountParams, result: A.GetAccountResponse },
+  'account/login/start': { params: A.LoginAccountParams, result: A.LoginAccountResponse },
+  'account/logout': { params: A.EmptyParams, result: T.EmptyResponse },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { Nullable, Shape } from './schema';
 import { Thread, ThreadStatus } from './thread';
 import { turnNotifications } from './turnMethods';
+import { accountNotifications } from './accountMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -14,4 +15,5 @@ export const serverNotifications = {
   'thread/closed': Shape(ThreadId),
   'thread/name/updated': Shape({ ...ThreadId, threadName: Nullable(Type.String()) }),
   ...turnNotifications,
+  ...accountNotifications,
 } as const;

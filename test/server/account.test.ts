@@ -1,0 +1,77 @@
+// API-key accounts over stdio: login stores the key for the default provider in a 0600 auth.json,
+// turns use it, logout removes it; ChatGPT sign-in is refused clearly; keys never reach the log.
+import { strict as assert } from 'node:assert';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
+import { agentHome, runTurn, startThread } from '../helpers/agent';
+import { ServerProcess } from '../helpers/serverProcess';
+
+describe('accounts', () => {
+  let model: ModelServer;
+  const servers: ServerProcess[] = [];
+  before(async () => (model = await startModelServer()));
+  after(() => model.close());
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.stop();
+    model.reset();
+  });
+
+  async function serve(home: string) {
+    const server = ServerProcess.start({ home, env: { SCRIPTED_API_KEY: '' } });
+    servers.push(server);
+    await server.initialize({ name: 'threadline_vscode' });
+    return server;
+  }
+
+  it('stores an API key, uses it for turns, and forgets it on logout', async () => {
+    const home = agentHome('responses', model.baseUrl);
+    const server = await serve(home);
+    assert.deepEqual(await server.call('account/read', {}), { account: null, requiresOpenaiAuth: true });
+
+    const threadId = await startThread(server);
+    const refused = await runTurn(server, threadId, 'Hi');
+    assert.equal(refused.status, 'failed');
+    assert.equal(refused.error?.codexErrorInfo, 'unauthorized');
+    assert.match(refused.error!.message, /SCRIPTED_API_KEY/);
+    assert.equal(model.requests.length, 0, 'nothing was sent without a key');
+
+    const key = 'sk-stored-key-abcdef-123456';
+    assert.deepEqual(await server.call('account/login/start', { type: 'apiKey', apiKey: key }), {
+      type: 'apiKey',
+    });
+    await server.notification('account/login/completed', (p) => p.success === true);
+    await server.notification('account/updated', (p) => p.authMode === 'apikey');
+    const file = join(home, 'auth.json');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { providers: { scripted: { apiKey: key } } });
+    assert.deepEqual(await server.call('account/read', {}), {
+      account: { type: 'apiKey' },
+      requiresOpenaiAuth: true,
+    });
+
+    model.script({ output: [{ text: 'hello' }] });
+    const done = await runTurn(server, threadId, 'Hi again');
+    assert.equal(done.status, 'completed');
+    assert.ok(JSON.stringify(model.requests[0]!.headers).includes(key));
+
+    await server.call('account/logout');
+    await server.notification('account/updated', (p) => p.authMode === null);
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { providers: {} });
+    assert.ok(!server.stderr.includes(key), 'the key never reaches the log');
+    const rollout = readFileSync(
+      (await server.call<{ thread: { path: string } }>('thread/read', { threadId })).thread.path,
+      'utf8',
+    );
+    assert.ok(!rollout.includes(key), 'nor the thread history');
+  });
+
+  it('refuses ChatGPT sign-in and empty keys with clear errors', async () => {
+    const server = await serve(agentHome('responses', model.baseUrl));
+    const chatgpt = await server.request('account/login/start', { type: 'chatgpt' });
+    assert.equal(chatgpt.error?.code, -32600);
+    assert.match(chatgpt.error!.message, /not offered by Threadline/);
+    const empty = await server.request('account/login/start', { type: 'apiKey', apiKey: '  ' });
+    assert.equal(empty.error?.code, -32602);
+  });
+});
