@@ -9,7 +9,6 @@ import type {
   TextBlockParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import { streamFailure } from './errors';
 import type {
   ContentPart,
   ConversationEntry,
@@ -19,6 +18,8 @@ import type {
   TokenUsage,
   ToolSpec,
 } from './types';
+import { streamFailure } from './errors';
+import { sseBatches, type SseEvent } from './sse';
 import { NO_TIMEOUT_MS, parseDataUrl, unwrapFreeform, type Wire } from './wire';
 
 const DEFAULT_MAX_TOKENS = 8192;
@@ -47,11 +48,10 @@ export function anthropicWire(provider: ProviderConfig, apiKey: string | null): 
     defaultQuery: provider.queryParams,
   });
   return {
-    async *stream(request, signal, opened) {
+    stream(request, signal, progress) {
       const freeform = new Set(request.tools.filter((t) => t.kind === 'freeform').map((t) => t.name));
-      const stream = await client.messages.create(body(request, provider), { signal });
-      opened();
-      yield* events(stream, provider.name, freeform);
+      const send = () => client.messages.create(body(request, provider), { signal }).asResponse();
+      return events(sseBatches(send, progress), provider.name, freeform);
     },
     async listModels(signal) {
       const ids: string[] = [];
@@ -71,7 +71,10 @@ function body(request: ModelRequest, provider: ProviderConfig) {
   return {
     model: request.model,
     max_tokens: maxTokens,
-    system: [{ type: 'text' as const, text: request.instructions, cache_control: CACHE }],
+    // The API rejects empty text blocks, so an empty system prompt is left out.
+    ...(request.instructions
+      ? { system: [{ type: 'text' as const, text: request.instructions, cache_control: CACHE }] }
+      : {}),
     messages: cacheNewestUserMessage(toMessages(request.input)),
     ...(tools.length ? { tools } : {}),
     ...(thinkingBudget >= 1024
@@ -110,7 +113,7 @@ function toMessages(entries: ConversationEntry[]): MessageParam[] {
         add('user', [{ type: 'text', text: entry.text }]);
         break;
       case 'assistant':
-        add('assistant', [{ type: 'text', text: entry.text }]);
+        if (entry.text) add('assistant', [{ type: 'text', text: entry.text }]);
         break;
       case 'reasoning':
         // Thinking replays only with the signature that proves it came from the model.
@@ -170,8 +173,11 @@ type Block =
   | { kind: 'thinking'; text: string[]; signature: string }
   | { kind: 'tool'; id: string; name: string; json: string[] };
 
+type StreamEvent =
+  RawMessageStreamEvent | { type: 'ping' } | { type: 'error'; error: { type: string; message: string } };
+
 async function* events(
-  stream: AsyncIterable<RawMessageStreamEvent>,
+  batches: AsyncIterable<SseEvent[]>,
   provider: string,
   freeform: Set<string>,
 ): AsyncGenerator<ModelEvent> {
@@ -184,68 +190,68 @@ async function* events(
     reasoningOutputTokens: 0,
     totalTokens: 0,
   };
-  for await (const event of stream as AsyncIterable<
-    RawMessageStreamEvent | { type: 'error'; error: { type: string; message: string } }
-  >) {
-    switch (event.type) {
-      case 'message_start': {
-        const u = event.message.usage;
-        usage.cachedInputTokens = u.cache_read_input_tokens ?? 0;
-        usage.cacheWriteInputTokens = u.cache_creation_input_tokens ?? 0;
-        usage.inputTokens = u.input_tokens + usage.cachedInputTokens + usage.cacheWriteInputTokens;
-        break;
-      }
-      case 'content_block_start': {
-        const key = String(event.index);
-        const block = event.content_block;
-        if (block.type === 'text') {
-          open.set(event.index, { kind: 'text', text: [] });
-          yield { type: 'messageStart', key };
-          if (block.text) yield* textDelta(open, event.index, block.text);
-        } else if (block.type === 'thinking') {
-          open.set(event.index, { kind: 'thinking', text: [], signature: '' });
-          yield { type: 'reasoningStart', key };
-          yield { type: 'reasoningSummaryPartAdded', key, summaryIndex: 0 };
-        } else if (block.type === 'tool_use') {
-          open.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: [] });
+  for await (const batch of batches)
+    for (const sse of batch) {
+      const event = JSON.parse(sse.data) as StreamEvent;
+      switch (event.type) {
+        case 'message_start': {
+          const u = event.message.usage;
+          usage.cachedInputTokens = u.cache_read_input_tokens ?? 0;
+          usage.cacheWriteInputTokens = u.cache_creation_input_tokens ?? 0;
+          usage.inputTokens = u.input_tokens + usage.cachedInputTokens + usage.cacheWriteInputTokens;
+          break;
         }
-        break;
+        case 'content_block_start': {
+          const key = String(event.index);
+          const block = event.content_block;
+          if (block.type === 'text') {
+            open.set(event.index, { kind: 'text', text: [] });
+            yield { type: 'messageStart', key };
+            if (block.text) yield* textDelta(open, event.index, block.text);
+          } else if (block.type === 'thinking') {
+            open.set(event.index, { kind: 'thinking', text: [], signature: '' });
+            yield { type: 'reasoningStart', key };
+            yield { type: 'reasoningSummaryPartAdded', key, summaryIndex: 0 };
+          } else if (block.type === 'tool_use') {
+            open.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: [] });
+          }
+          break;
+        }
+        case 'content_block_delta': {
+          const block = open.get(event.index);
+          const delta = event.delta;
+          if (delta.type === 'text_delta') yield* textDelta(open, event.index, delta.text);
+          else if (delta.type === 'thinking_delta' && block?.kind === 'thinking') {
+            block.text.push(delta.thinking);
+            yield {
+              type: 'reasoningSummaryDelta',
+              key: String(event.index),
+              summaryIndex: 0,
+              delta: delta.thinking,
+            };
+          } else if (delta.type === 'signature_delta' && block?.kind === 'thinking')
+            block.signature += delta.signature;
+          else if (delta.type === 'input_json_delta' && block?.kind === 'tool')
+            block.json.push(delta.partial_json);
+          break;
+        }
+        case 'content_block_stop': {
+          const block = open.get(event.index);
+          open.delete(event.index);
+          if (block) yield blockDone(String(event.index), block, freeform);
+          break;
+        }
+        case 'message_delta':
+          usage.outputTokens = event.usage.output_tokens;
+          break;
+        case 'message_stop':
+          usage.totalTokens = usage.inputTokens + usage.outputTokens;
+          yield { type: 'completed', usage };
+          return;
+        case 'error':
+          throw streamFailure(provider, event.error.type, event.error.message);
       }
-      case 'content_block_delta': {
-        const block = open.get(event.index);
-        const delta = event.delta;
-        if (delta.type === 'text_delta') yield* textDelta(open, event.index, delta.text);
-        else if (delta.type === 'thinking_delta' && block?.kind === 'thinking') {
-          block.text.push(delta.thinking);
-          yield {
-            type: 'reasoningSummaryDelta',
-            key: String(event.index),
-            summaryIndex: 0,
-            delta: delta.thinking,
-          };
-        } else if (delta.type === 'signature_delta' && block?.kind === 'thinking')
-          block.signature += delta.signature;
-        else if (delta.type === 'input_json_delta' && block?.kind === 'tool')
-          block.json.push(delta.partial_json);
-        break;
-      }
-      case 'content_block_stop': {
-        const block = open.get(event.index);
-        open.delete(event.index);
-        if (block) yield blockDone(String(event.index), block, freeform);
-        break;
-      }
-      case 'message_delta':
-        usage.outputTokens = event.usage.output_tokens;
-        break;
-      case 'message_stop':
-        usage.totalTokens = usage.inputTokens + usage.outputTokens;
-        yield { type: 'completed', usage };
-        return;
-      case 'error':
-        throw streamFailure(provider, event.error.type, event.error.message);
     }
-  }
 }
 
 function* textDelta(open: Map<number, Block>, index: number, text: string): Generator<ModelEvent> {

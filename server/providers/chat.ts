@@ -1,13 +1,15 @@
 // OpenAI-compatible Chat Completions (Ollama, LM Studio, vLLM, OpenRouter, …): one message per
 // response, tool calls assembled from their streamed pieces by index, reasoning from the
 // `reasoning_content` (or `reasoning`) deltas some servers send.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { disconnected, streamFailure } from './errors';
+import { listOpenAiModels, openaiClient } from './openaiClient';
+import { sseBatches, type SseEvent } from './sse';
 import type {
   ContentPart,
   ConversationEntry,
@@ -17,7 +19,7 @@ import type {
   TokenUsage,
   ToolSpec,
 } from './types';
-import { NO_TIMEOUT_MS, textOf, unwrapFreeform, type Wire } from './wire';
+import { textOf, unwrapFreeform, type Wire } from './wire';
 
 const FREEFORM_PARAMETERS = {
   type: 'object',
@@ -26,35 +28,24 @@ const FREEFORM_PARAMETERS = {
 };
 
 export function chatWire(provider: ProviderConfig, apiKey: string | null): Wire {
-  const client = new OpenAI({
-    apiKey: apiKey ?? 'none',
-    baseURL: provider.baseUrl,
-    maxRetries: 0,
-    timeout: NO_TIMEOUT_MS,
-    defaultHeaders: provider.httpHeaders,
-    defaultQuery: provider.queryParams,
-    organization: null,
-    project: null,
-  });
+  const client = openaiClient(provider, apiKey);
   return {
-    async *stream(request, signal, opened) {
+    stream(request, signal, progress) {
       const freeform = new Set(request.tools.filter((t) => t.kind === 'freeform').map((t) => t.name));
-      const stream = await client.chat.completions.create(body(request, provider), { signal });
-      opened();
-      yield* events(stream, provider.name, freeform);
+      const send = () => client.chat.completions.create(body(request, provider), { signal }).asResponse();
+      return events(sseBatches(send, progress), provider.name, freeform);
     },
-    async listModels(signal) {
-      const ids: string[] = [];
-      for await (const model of client.models.list({ signal })) ids.push(model.id);
-      return ids;
-    },
+    listModels: (signal) => listOpenAiModels(client, signal),
   };
 }
 
 function body(request: ModelRequest, provider: ProviderConfig) {
   return {
     model: request.model,
-    messages: [{ role: 'system' as const, content: request.instructions }, ...toMessages(request.input)],
+    messages: [
+      ...(request.instructions ? [{ role: 'system' as const, content: request.instructions }] : []),
+      ...toMessages(request.input),
+    ],
     ...(request.tools.length ? { tools: request.tools.map(toTool) } : {}),
     stream: true as const,
     stream_options: { include_usage: true },
@@ -134,50 +125,57 @@ interface PendingCall {
 }
 
 async function* events(
-  stream: AsyncIterable<ChatCompletionChunk>,
+  batches: AsyncIterable<SseEvent[]>,
   provider: string,
   freeform: Set<string>,
 ): AsyncGenerator<ModelEvent> {
   const calls: PendingCall[] = [];
   const text: string[] = [];
-  let reasoning = false;
+  const thoughts: string[] = [];
   let finished = false;
   let usage: TokenUsage | null = null;
-  for await (const chunk of stream) {
-    const failure = (chunk as { error?: { message?: string; code?: string } }).error;
-    if (failure) throw streamFailure(provider, String(failure.code ?? 'error'), failure.message ?? '');
-    if (chunk.usage) usage = usageOf(chunk.usage);
-    const choice = chunk.choices?.[0];
-    if (!choice) continue;
-    const delta = choice.delta as ChatCompletionChunk.Choice.Delta & {
-      reasoning_content?: string;
-      reasoning?: string;
-    };
-    const thought = delta.reasoning_content ?? delta.reasoning;
-    if (thought) {
-      if (!reasoning) {
-        reasoning = true;
-        yield { type: 'reasoningStart', key: 'reasoning' };
-        yield { type: 'reasoningSummaryPartAdded', key: 'reasoning', summaryIndex: 0 };
+  for await (const batch of batches)
+    for (const sse of batch) {
+      if (sse.data === '[DONE]') break;
+      const chunk = JSON.parse(sse.data) as ChatCompletionChunk & {
+        error?: { message?: string; code?: unknown };
+      };
+      if (chunk.error)
+        throw streamFailure(provider, String(chunk.error.code ?? 'error'), chunk.error.message ?? '');
+      if (chunk.usage) usage = usageOf(chunk.usage);
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta as ChatCompletionChunk.Choice.Delta & {
+        reasoning_content?: string;
+        reasoning?: string;
+      };
+      const thought = delta.reasoning_content ?? delta.reasoning;
+      if (thought) {
+        if (thoughts.length === 0) {
+          yield { type: 'reasoningStart', key: 'reasoning' };
+          yield { type: 'reasoningSummaryPartAdded', key: 'reasoning', summaryIndex: 0 };
+        }
+        thoughts.push(thought);
+        yield { type: 'reasoningSummaryDelta', key: 'reasoning', summaryIndex: 0, delta: thought };
       }
-      yield { type: 'reasoningSummaryDelta', key: 'reasoning', summaryIndex: 0, delta: thought };
+      if (delta.content) {
+        if (text.length === 0) yield { type: 'messageStart', key: 'message' };
+        text.push(delta.content);
+        yield { type: 'messageDelta', key: 'message', delta: delta.content };
+      }
+      for (const piece of delta.tool_calls ?? []) {
+        const call = (calls[piece.index] ??= { id: '', name: '', arguments: '' });
+        call.id ||= piece.id ?? '';
+        call.name ||= piece.function?.name ?? '';
+        call.arguments += piece.function?.arguments ?? '';
+      }
+      if (choice.finish_reason) finished = true;
     }
-    if (delta.content) {
-      if (text.length === 0) yield { type: 'messageStart', key: 'message' };
-      text.push(delta.content);
-      yield { type: 'messageDelta', key: 'message', delta: delta.content };
-    }
-    for (const piece of delta.tool_calls ?? []) {
-      const call = (calls[piece.index] ??= { id: '', name: '', arguments: '' });
-      call.id ||= piece.id ?? '';
-      call.name ||= piece.function?.name ?? '';
-      call.arguments += piece.function?.arguments ?? '';
-    }
-    if (choice.finish_reason) finished = true;
-  }
   if (!finished) throw disconnected(provider, 'the stream ended without a finish reason');
-  if (reasoning)
-    yield { type: 'reasoningDone', key: 'reasoning', entry: { kind: 'reasoning', summary: [], content: [] } };
+  if (thoughts.length) {
+    const entry = { kind: 'reasoning' as const, summary: [thoughts.join('')], content: [] };
+    yield { type: 'reasoningDone', key: 'reasoning', entry };
+  }
   if (text.length) yield { type: 'messageDone', key: 'message', text: text.join('') };
   for (const [index, call] of calls.entries()) {
     if (!call) continue;

@@ -1,8 +1,10 @@
 // The OpenAI Responses API: conversation entries become input items, the stream's typed events
 // become model events. Reasoning is requested encrypted so it can be replayed with store: false.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent, Tool } from 'openai/resources/responses/responses';
 import { streamFailure } from './errors';
+import { listOpenAiModels, openaiClient } from './openaiClient';
+import { sseBatches, type SseEvent } from './sse';
 import type {
   ContentPart,
   ConversationEntry,
@@ -12,39 +14,27 @@ import type {
   TokenUsage,
   ToolSpec,
 } from './types';
-import { NO_TIMEOUT_MS, Opened, type Wire } from './wire';
+import { Opened, type Wire } from './wire';
 
 export function responsesWire(provider: ProviderConfig, apiKey: string | null): Wire {
-  const client = new OpenAI({
-    apiKey: apiKey ?? 'none',
-    baseURL: provider.baseUrl,
-    maxRetries: 0,
-    timeout: NO_TIMEOUT_MS,
-    defaultHeaders: provider.httpHeaders,
-    defaultQuery: provider.queryParams,
-    organization: null,
-    project: null,
-  });
+  const client = openaiClient(provider, apiKey);
   return {
-    async *stream(request, signal, opened) {
-      const stream = await client.responses.create({ ...body(request), stream: true }, { signal });
-      opened();
-      yield* events(stream, provider.name);
+    stream(request, signal, progress) {
+      const send = () => client.responses.create({ ...body(request), stream: true }, { signal }).asResponse();
+      return events(sseBatches(send, progress), provider.name);
     },
-    async listModels(signal) {
-      const ids: string[] = [];
-      for await (const model of client.models.list({ signal })) ids.push(model.id);
-      return ids;
-    },
+    listModels: (signal) => listOpenAiModels(client, signal),
   };
 }
 
 function body(request: ModelRequest) {
+  // Summaries default to `auto` as in Codex; `none` asks for reasoning without them.
+  const summary = request.reasoningSummary ?? 'auto';
   const reasoning =
     request.reasoningEffort || request.reasoningSummary
       ? {
           ...(request.reasoningEffort ? { effort: request.reasoningEffort } : {}),
-          summary: request.reasoningSummary ?? 'auto',
+          ...(summary !== 'none' ? { summary } : {}),
         }
       : undefined;
   return {
@@ -86,14 +76,21 @@ function toInput(entry: ConversationEntry): ResponseInputItem[] {
     case 'developer':
       return [{ role: 'developer', content: entry.text }];
     case 'assistant':
-      return [{ role: 'assistant', content: entry.text }];
+      // An output message as the API returned it; without `store` there is no id to refer to.
+      return [
+        {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: entry.text, annotations: [] }],
+        } as unknown as ResponseInputItem,
+      ];
     case 'reasoning':
       // Without its encrypted form a reasoning item cannot be replayed when nothing is stored.
       return entry.encryptedContent
         ? [
             {
               type: 'reasoning',
-              id: entry.providerItemId ?? '',
+              ...(entry.providerItemId ? { id: entry.providerItemId } : {}),
               summary: entry.summary.map((text) => ({ type: 'summary_text' as const, text })),
               encrypted_content: entry.encryptedContent,
             } as ResponseInputItem,
@@ -133,74 +130,76 @@ function toTool(tool: ToolSpec): Tool {
       } as Tool);
 }
 
-async function* events(
-  stream: AsyncIterable<ResponseStreamEvent>,
-  provider: string,
-): AsyncGenerator<ModelEvent> {
+type StreamEvent = ResponseStreamEvent | { type: 'error'; code: string | null; message: string };
+
+async function* events(batches: AsyncIterable<SseEvent[]>, provider: string): AsyncGenerator<ModelEvent> {
   const opened = new Opened();
-  for await (const event of stream) {
-    switch (event.type) {
-      case 'response.output_item.added':
-        if (event.item.type === 'message')
-          yield* once(opened.start(event.item.id!, { type: 'messageStart', key: event.item.id! }));
-        if (event.item.type === 'reasoning')
-          yield* once(opened.start(event.item.id, { type: 'reasoningStart', key: event.item.id }));
-        break;
-      case 'response.output_text.delta':
-        yield* once(opened.start(event.item_id, { type: 'messageStart', key: event.item_id }));
-        yield { type: 'messageDelta', key: event.item_id, delta: event.delta };
-        break;
-      case 'response.reasoning_summary_part.added':
-        yield* once(opened.start(event.item_id, { type: 'reasoningStart', key: event.item_id }));
-        yield { type: 'reasoningSummaryPartAdded', key: event.item_id, summaryIndex: event.summary_index };
-        break;
-      case 'response.reasoning_summary_text.delta':
-        yield* once(opened.start(event.item_id, { type: 'reasoningStart', key: event.item_id }));
-        yield {
-          type: 'reasoningSummaryDelta',
-          key: event.item_id,
-          summaryIndex: event.summary_index,
-          delta: event.delta,
-        };
-        break;
-      case 'response.reasoning_text.delta':
-        yield* once(opened.start(event.item_id, { type: 'reasoningStart', key: event.item_id }));
-        yield {
-          type: 'reasoningTextDelta',
-          key: event.item_id,
-          contentIndex: event.content_index,
-          delta: event.delta,
-        };
-        break;
-      case 'response.output_item.done':
-        yield* itemDone(event.item, opened);
-        break;
-      case 'response.completed':
-        yield { type: 'completed', usage: usageOf(event.response.usage) };
-        return;
-      case 'response.failed':
-      case 'response.incomplete': {
-        const error = event.response.error;
-        const reason = event.response.incomplete_details?.reason;
-        throw streamFailure(
-          provider,
-          error?.code ?? reason ?? 'failed',
-          error?.message ?? `the response is ${event.response.status}`,
-        );
+  for await (const batch of batches)
+    for (const sse of batch) {
+      const event = JSON.parse(sse.data) as StreamEvent;
+      switch (event.type) {
+        case 'response.output_item.added': {
+          const { item } = event;
+          if (item.type === 'message' && opened.first(item.id)) yield { type: 'messageStart', key: item.id };
+          if (item.type === 'reasoning' && opened.first(item.id))
+            yield { type: 'reasoningStart', key: item.id };
+          break;
+        }
+        case 'response.output_text.delta':
+          if (opened.first(event.item_id)) yield { type: 'messageStart', key: event.item_id };
+          yield { type: 'messageDelta', key: event.item_id, delta: event.delta };
+          break;
+        case 'response.reasoning_summary_part.added':
+          if (opened.first(event.item_id)) yield { type: 'reasoningStart', key: event.item_id };
+          yield { type: 'reasoningSummaryPartAdded', key: event.item_id, summaryIndex: event.summary_index };
+          break;
+        case 'response.reasoning_summary_text.delta':
+          if (opened.first(event.item_id)) yield { type: 'reasoningStart', key: event.item_id };
+          yield {
+            type: 'reasoningSummaryDelta',
+            key: event.item_id,
+            summaryIndex: event.summary_index,
+            delta: event.delta,
+          };
+          break;
+        case 'response.reasoning_text.delta':
+          if (opened.first(event.item_id)) yield { type: 'reasoningStart', key: event.item_id };
+          yield {
+            type: 'reasoningTextDelta',
+            key: event.item_id,
+            contentIndex: event.content_index,
+            delta: event.delta,
+          };
+          break;
+        case 'response.output_item.done':
+          yield* itemDone(event.item, opened);
+          break;
+        case 'response.completed':
+          yield { type: 'completed', usage: usageOf(event.response.usage) };
+          return;
+        case 'response.failed':
+        case 'response.incomplete': {
+          const error = event.response.error;
+          const reason = event.response.incomplete_details?.reason;
+          throw streamFailure(
+            provider,
+            error?.code ?? reason ?? 'failed',
+            error?.message ?? `the response is ${event.response.status}`,
+          );
+        }
+        case 'error':
+          throw streamFailure(provider, event.code ?? 'error', event.message);
       }
-      case 'error':
-        throw streamFailure(provider, event.code ?? 'error', event.message);
     }
-  }
 }
 
 function* itemDone(item: OpenAI.Responses.ResponseOutputItem, opened: Opened): Generator<ModelEvent> {
   if (item.type === 'message') {
     const text = item.content.map((part) => (part.type === 'output_text' ? part.text : '')).join('');
-    yield* once(opened.start(item.id, { type: 'messageStart', key: item.id }));
+    if (opened.first(item.id)) yield { type: 'messageStart', key: item.id };
     yield { type: 'messageDone', key: item.id, text };
   } else if (item.type === 'reasoning') {
-    yield* once(opened.start(item.id, { type: 'reasoningStart', key: item.id }));
+    if (opened.first(item.id)) yield { type: 'reasoningStart', key: item.id };
     yield {
       type: 'reasoningDone',
       key: item.id,
@@ -229,10 +228,6 @@ function* itemDone(item: OpenAI.Responses.ResponseOutputItem, opened: Opened): G
       call: { kind: 'toolCall', callId: item.call_id, name: item.name, arguments: item.input, custom: true },
     };
   }
-}
-
-function* once(event: ModelEvent | null): Generator<ModelEvent> {
-  if (event) yield event;
 }
 
 function usageOf(usage: OpenAI.Responses.ResponseUsage | undefined): TokenUsage | null {

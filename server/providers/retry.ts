@@ -1,8 +1,10 @@
 // Runs a wire's stream with our retry policy: failed requests are retried up to
 // request_max_retries, cut or idle streams up to stream_max_retries, both with exponential backoff
 // and full jitter. The caller's abort wins over everything, at once.
-import { classify, disconnected, WireError } from './errors';
+import { classify, disconnected, type FailureContext, WireError } from './errors';
+import { IdleTimeout } from './idleTimeout';
 import type { ModelEvent, ProviderConfig } from './types';
+import type { Progress } from './wire';
 
 const BASE_DELAY_MS = 200;
 const MAX_DELAY_MS = 10_000;
@@ -13,54 +15,60 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
   return Math.round(random() * ceiling);
 }
 
-export type Attempt = (signal: AbortSignal, opened: () => void) => AsyncIterable<ModelEvent>;
+/** One try at a response: resolves once its stream can be iterated (the request may still be pending). */
+export type Attempt = (signal: AbortSignal, progress: Progress) => Promise<AsyncIterable<ModelEvent>>;
 
 export async function* withRetries(
   provider: ProviderConfig,
+  ctx: FailureContext,
   attempt: Attempt,
   signal: AbortSignal,
 ): AsyncGenerator<ModelEvent> {
   let requestRetries = 0;
   let streamRetries = 0;
   for (;;) {
+    if (signal.aborted) throw abortError(signal);
     const run = new AbortController();
     const stopRun = () => run.abort(signal.reason);
     signal.addEventListener('abort', stopRun, { once: true });
+    const idle = new IdleTimeout(provider.streamIdleTimeoutMs, () => run.abort(new Error('idle')));
     // Once the provider has answered, a failure is a broken stream, not a failed request.
     let streaming = false;
+    const progress: Progress = {
+      opened: () => {
+        streaming = true;
+        idle.touch();
+      },
+      heard: idle.touch,
+    };
     try {
-      for await (const event of idleGuard(
-        attempt(run.signal, () => (streaming = true)),
-        provider,
-        run,
-      )) {
+      for await (const event of await attempt(run.signal, progress)) {
         yield event;
         if (event.type === 'completed') return;
       }
       throw disconnected(provider.name, 'the stream ended before the response was complete');
     } catch (error) {
       if (signal.aborted) throw abortError(signal);
-      const failure = run.signal.aborted
+      const failure = idle.expired
         ? disconnected(provider.name, `no data for ${provider.streamIdleTimeoutMs} ms`)
-        : streaming && !(error instanceof WireError)
-          ? disconnected(provider.name, `the stream broke off (${(error as Error).message})`)
-          : classify(provider.name, error);
+        : classify(ctx, error, streaming);
+      if (!failure.retryable) throw failure;
       const isStream = streaming || failure.kind === 'responseStreamDisconnected';
       const used = isStream ? ++streamRetries : ++requestRetries;
-      const allowed = isStream ? provider.streamMaxRetries : provider.requestMaxRetries;
-      if (!failure.retryable || used > allowed) throw exhausted(failure, used > 1);
+      if (used > (isStream ? provider.streamMaxRetries : provider.requestMaxRetries)) throw gaveUp(failure);
       const delayMs = retryAfter(error) ?? backoffDelay(used);
       yield { type: 'retrying', attempt: used, delayMs, error: failure };
       await sleep(delayMs, signal);
     } finally {
+      idle.stop();
       signal.removeEventListener('abort', stopRun);
     }
   }
 }
 
 /** What to report when retrying stops: a server that kept failing says so, with its last status. */
-function exhausted(failure: WireError, retried: boolean): WireError {
-  if (!retried || failure.kind === 'responseStreamDisconnected' || failure.kind === 'httpConnectionFailed')
+function gaveUp(failure: WireError): WireError {
+  if (failure.kind === 'responseStreamDisconnected' || failure.kind === 'httpConnectionFailed')
     return failure;
   return new WireError(
     'responseTooManyFailedAttempts',
@@ -71,45 +79,18 @@ function exhausted(failure: WireError, retried: boolean): WireError {
   );
 }
 
-/**
- * Ends the attempt (by aborting it) when no event arrives for the provider's idle timeout. One
- * timer checks the time of the last event, rather than a timer re-armed on each of thousands.
- */
-async function* idleGuard(events: AsyncIterable<ModelEvent>, provider: ProviderConfig, run: AbortController) {
-  const limit = provider.streamIdleTimeoutMs;
-  let last = Date.now();
-  let timer: NodeJS.Timeout;
-  const check = () => {
-    const quiet = Date.now() - last;
-    if (quiet >= limit) run.abort(new Error('idle'));
-    else timer = setTimeout(check, limit - quiet);
-  };
-  timer = setTimeout(check, limit);
-  try {
-    for await (const event of events) {
-      last = Date.now();
-      yield event;
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function retryAfter(error: unknown): number | null {
-  const headers = (error as { headers?: unknown }).headers;
-  const get = (name: string): string | null => {
-    if (!headers) return null;
-    if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name);
-    return ((headers as Record<string, string>)[name] as string | undefined) ?? null;
-  };
-  const ms = Number(get('retry-after-ms'));
+/** The server's own `retry-after-ms` or `retry-after` (seconds), capped like our own delays. */
+export function retryAfter(error: unknown): number | null {
+  const headers = (error as { headers?: { get?: (name: string) => string | null } } | null)?.headers;
+  if (typeof headers?.get !== 'function') return null;
+  const ms = Number(headers.get('retry-after-ms'));
   if (ms > 0) return Math.min(ms, MAX_DELAY_MS);
-  const seconds = Number(get('retry-after'));
+  const seconds = Number(headers.get('retry-after'));
   return seconds > 0 ? Math.min(seconds * 1000, MAX_DELAY_MS) : null;
 }
 
 export function abortError(signal: AbortSignal): Error {
-  const reason = signal.reason;
+  const reason: unknown = signal.reason;
   if (reason instanceof Error && reason.name === 'AbortError') return reason;
   const error = new Error('The request was aborted.');
   error.name = 'AbortError';

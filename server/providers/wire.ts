@@ -3,9 +3,16 @@
 import type { ModelEvent, ModelRequest, ProviderConfig } from './types';
 
 export interface Wire {
-  /** Calls `opened` once the provider has answered and its stream begins. */
-  stream(request: ModelRequest, signal: AbortSignal, opened: () => void): AsyncIterable<ModelEvent>;
+  stream(request: ModelRequest, signal: AbortSignal, progress: Progress): AsyncIterable<ModelEvent>;
   listModels(signal: AbortSignal): Promise<string[]>;
+}
+
+/** How an attempt tells the retry policy where it is. */
+export interface Progress {
+  /** The provider has answered and its stream begins: failures from now on are broken streams. */
+  opened(): void;
+  /** A raw event arrived (whether or not it becomes a model event): the stream is not idle. */
+  heard(): void;
 }
 
 export type WireFactory = (provider: ProviderConfig, apiKey: string | null) => Wire;
@@ -17,15 +24,11 @@ export const NO_TIMEOUT_MS = 24 * 3600 * 1000;
 export class Opened {
   private readonly keys = new Set<string>();
 
-  /** The start event to emit first, if this key has not started yet. */
-  start<T extends ModelEvent>(key: string, startEvent: T): T | null {
-    if (this.keys.has(key)) return null;
+  /** True the first time a key is seen. */
+  first(key: string): boolean {
+    if (this.keys.has(key)) return false;
     this.keys.add(key);
-    return startEvent;
-  }
-
-  has(key: string): boolean {
-    return this.keys.has(key);
+    return true;
   }
 }
 
