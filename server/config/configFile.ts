@@ -11,7 +11,7 @@ import {
   type SandboxModeInput,
 } from '../protocol/enums';
 import type { ProviderConfig } from '../providers/types';
-import { resolveProviders } from './providers';
+import { isTable, resolveProviders } from './providers';
 import type { ConfigDefaults } from './settings';
 
 export interface LoadedConfig {
@@ -56,8 +56,10 @@ export async function loadConfig(home: string, log: Logger): Promise<LoadedConfi
   let text: string | undefined;
   try {
     text = await fs.readFile(join(home, 'config.toml'), 'utf8');
-  } catch {
-    // No config file: everything built in.
+  } catch (error) {
+    // No config file means everything built in; one we cannot read deserves a word.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') log.warn(`cannot read config.toml (${code}), using built-in defaults`);
   }
   let table: Table = {};
   if (text !== undefined) {
@@ -65,7 +67,10 @@ export async function loadConfig(home: string, log: Logger): Promise<LoadedConfi
       const { parse } = await import('smol-toml');
       table = parse(text) as Table;
     } catch (error) {
-      log.warn(`config.toml is not valid TOML, using built-in defaults: ${(error as Error).message}`);
+      // Only the first line: the parser's excerpt of the file may show a header's secret.
+      const { message, line, column } = error as Error & { line?: number; column?: number };
+      const where = line ? ` at line ${line}, column ${column}` : '';
+      log.warn(`config.toml is not valid TOML${where} (${message.split('\n')[0]}); using built-in defaults`);
     }
   }
   return fromTable(table, log);
@@ -74,7 +79,13 @@ export async function loadConfig(home: string, log: Logger): Promise<LoadedConfi
 export function fromTable(table: Table, log: Logger): LoadedConfig {
   const unknown = Object.keys(table).filter((key) => !KNOWN_KEYS.has(key));
   if (unknown.length) log.info(`config.toml: ignoring keys Threadline does not use: ${unknown.join(', ')}`);
-  const str = (key: string) => (typeof table[key] === 'string' ? (table[key] as string) : undefined);
+  // A known key with a value we cannot use is named and skipped, so the rest of the file still counts.
+  const str = (key: string) => {
+    const value = table[key];
+    if (value === undefined || typeof value === 'string') return value;
+    log.warn(`config.toml: ${key} must be a string; ignoring it`);
+    return undefined;
+  };
   const positive = (key: string) => {
     const value = table[key];
     if (value === undefined) return null;
@@ -82,20 +93,38 @@ export function fromTable(table: Table, log: Logger): LoadedConfig {
     log.warn(`config.toml: ${key} must be a whole number above 0; ignoring it`);
     return null;
   };
-  const approval = str('approval_policy') as AskForApprovalInput | undefined;
-  const sandbox = str('sandbox_mode') as SandboxModeInput | undefined;
-  const tools = (table.tools ?? {}) as Table;
-  const updatePlan = (tools.update_plan ?? {}) as Table;
+  const known = <T>(key: string, normalize: (value: string) => T): Extract<T, string> | undefined => {
+    const value = str(key);
+    if (value === undefined) return undefined;
+    // The spelling tables are plain objects: only a string result is a real match ("toString" is not).
+    const result = normalize(value);
+    if (typeof result === 'string') return result as Extract<T, string>;
+    log.warn(`config.toml: ${key} "${value}" is not one we know; ignoring it`);
+    return undefined;
+  };
+  const providers = resolveProviders(table.model_providers, log);
+  const modelProvider = str('model_provider') ?? BUILT_IN_DEFAULTS.modelProvider;
+  if (!providers.has(modelProvider)) {
+    log.warn(
+      `config.toml: model_provider "${modelProvider}" is not configured; known: ${[...providers.keys()].join(', ')}`,
+    );
+  }
+  const tools = isTable(table.tools) ? table.tools : {};
+  const updatePlan = isTable(tools.update_plan) ? tools.update_plan : {};
   return {
     defaults: {
       model: str('model') ?? BUILT_IN_DEFAULTS.model,
-      modelProvider: str('model_provider') ?? BUILT_IN_DEFAULTS.modelProvider,
-      approvalPolicy: (approval && normalizeApprovalPolicy(approval)) || BUILT_IN_DEFAULTS.approvalPolicy,
-      sandboxMode: (sandbox && normalizeSandboxMode(sandbox)) || BUILT_IN_DEFAULTS.sandboxMode,
+      modelProvider,
+      approvalPolicy:
+        known('approval_policy', (v) => normalizeApprovalPolicy(v as AskForApprovalInput)) ??
+        BUILT_IN_DEFAULTS.approvalPolicy,
+      sandboxMode:
+        known('sandbox_mode', (v) => normalizeSandboxMode(v as SandboxModeInput)) ??
+        BUILT_IN_DEFAULTS.sandboxMode,
       reasoningEffort: str('model_reasoning_effort') ?? null,
       reasoningSummary: str('model_reasoning_summary') ?? null,
     },
-    providers: resolveProviders(table.model_providers, log),
+    providers,
     updatePlanTool: updatePlan.enabled !== false,
     contextWindow: positive('model_context_window'),
     autoCompactTokens: positive('model_auto_compact_token_limit'),

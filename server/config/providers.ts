@@ -40,6 +40,7 @@ export const BUILT_IN_PROVIDERS: readonly ProviderConfig[] = [
     wireApi: 'chat',
     envKey: null,
   }),
+  // The API root with /v1, like the others; the Anthropic SDK adds /v1 itself, so its wire strips it.
   builtIn({
     id: 'anthropic',
     name: 'Anthropic',
@@ -68,7 +69,7 @@ const PROVIDER_KEYS = new Set([
 ]);
 
 type Table = Record<string, unknown>;
-const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The providers a config.toml defines, merged over the built-ins; bad entries are logged and skipped. */
 export function resolveProviders(section: unknown, log: Logger): Map<string, ProviderConfig> {
@@ -143,7 +144,15 @@ function provider(id: string, entry: unknown, base: ProviderConfig | undefined, 
         boolean | undefined) ??
       base?.requiresOpenaiAuth ??
       false,
-    maxTokens: count('max_tokens') ?? base?.maxTokens ?? null,
+    maxTokens:
+      (optional(
+        entry,
+        'max_tokens',
+        'a whole number ≥ 1',
+        (v) => Number.isInteger(v) && (v as number) >= 1,
+      ) as number | undefined) ??
+      base?.maxTokens ??
+      null,
   };
 }
 
