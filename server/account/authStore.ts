@@ -1,16 +1,21 @@
 // API keys per provider in $THREADLINE_HOME/auth.json: {"providers": {"<id>": {"apiKey": "…"}}}.
 // Written whole to a temporary file and renamed over the old one, readable by the owner only. A
 // file that does not parse is kept aside (auth.json.corrupt) rather than silently overwritten.
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Logger } from '../log';
 
 interface AuthFile {
   providers: Record<string, { apiKey?: string }>;
 }
 
+const OWNER_ONLY = 0o600;
+
 export class AuthStore {
-  private readonly path: string;
+  readonly path: string;
+  /** Changes run one after another, so two logins at once cannot lose each other's key. */
+  private changes: Promise<unknown> = Promise.resolve();
 
   constructor(
     home: string,
@@ -20,15 +25,21 @@ export class AuthStore {
   }
 
   async apiKey(providerId: string): Promise<string | null> {
-    const key = (await this.read()).providers[providerId]?.apiKey;
+    const providers = (await this.read()).providers;
+    const key = Object.hasOwn(providers, providerId) ? providers[providerId]?.apiKey : undefined;
     return typeof key === 'string' && key ? key : null;
   }
 
-  async setApiKey(providerId: string, apiKey: string | null): Promise<void> {
-    const file = await this.read();
-    if (apiKey) file.providers[providerId] = { ...file.providers[providerId], apiKey };
-    else delete file.providers[providerId];
-    await this.write(file);
+  /** Stores a provider's key, or removes it when `apiKey` is null. */
+  setApiKey(providerId: string, apiKey: string | null): Promise<void> {
+    const change = this.changes.then(async () => {
+      const file = await this.read();
+      if (apiKey) file.providers[providerId] = { ...file.providers[providerId], apiKey };
+      else delete file.providers[providerId];
+      await this.write(file);
+    });
+    this.changes = change.catch(() => {});
+    return change;
   }
 
   private async read(): Promise<AuthFile> {
@@ -38,25 +49,44 @@ export class AuthStore {
     } catch {
       return { providers: {} };
     }
+    await this.tighten();
     try {
       const value = JSON.parse(text) as Partial<AuthFile>;
-      if (typeof value.providers === 'object' && value.providers !== null)
-        return { providers: value.providers };
+      const providers = value.providers;
+      if (typeof providers === 'object' && providers !== null && !Array.isArray(providers))
+        return { providers };
       throw new Error('no "providers" table');
     } catch (error) {
       // Never echo the contents: they may hold keys.
-      this.log.warn(`auth.json cannot be read (${(error as Error).name}); keeping it as auth.json.corrupt`);
-      await fs.copyFile(this.path, `${this.path}.corrupt`).catch(() => {});
-      await fs.chmod(`${this.path}.corrupt`, 0o600).catch(() => {});
+      const corrupt = `${this.path}.corrupt`;
+      this.log.warn(`auth.json cannot be read (${(error as Error).name}); keeping a copy as ${corrupt}`);
+      await fs.copyFile(this.path, corrupt).catch(() => {});
+      await fs.chmod(corrupt, OWNER_ONLY).catch(() => {});
       return { providers: {} };
     }
   }
 
+  /** A file someone made readable by others (an editor, a copy) goes back to owner-only. */
+  private async tighten(): Promise<void> {
+    try {
+      const { mode } = await fs.stat(this.path);
+      if ((mode & 0o077) === 0) return;
+      await fs.chmod(this.path, OWNER_ONLY);
+      this.log.warn('auth.json was readable by other users; made it owner-only (0600)');
+    } catch {
+      // Gone or not ours: the read that follows reports what matters.
+    }
+  }
+
   private async write(file: AuthFile): Promise<void> {
-    const temp = `${this.path}.${process.pid}.tmp`;
-    await fs.mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
-    await fs.writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-    await fs.rename(temp, this.path);
-    await fs.chmod(this.path, 0o600);
+    await fs.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await fs.writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: OWNER_ONLY, flag: 'wx' });
+      await fs.rename(temp, this.path);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
   }
 }
