@@ -1,4 +1,5 @@
-// account/read, account/login/start (API keys) and account/logout, for the default provider.
+// account/read, account/login/start (API keys), account/login/cancel and account/logout, for the
+// default provider.
 import { apiKeyFor, needsApiKey } from '../account/credentials';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
@@ -34,6 +35,9 @@ export function accountHandlers(services: Services): HandlerTable {
       announce(peer, 'apikey', true);
       return { type: 'apiKey' as const };
     },
+
+    // No browser sign-in is ever pending here.
+    'account/login/cancel': (): ResultOf<'account/login/cancel'> => ({ status: 'notFound' }),
 
     'account/logout': async (_params: unknown, { peer }: RequestContext) => {
       const provider = await defaultProvider();

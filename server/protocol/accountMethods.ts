@@ -23,6 +23,10 @@ export const LoginAccountParams = Params({
 });
 export const LoginAccountResponse = Shape({ type: Type.Literal('apiKey') });
 
+/** No browser sign-in ever runs here, so every loginId is notFound. */
+export const CancelLoginAccountParams = Params({ loginId: Type.String() });
+export const CancelLoginAccountResponse = Shape({ status: StringEnum(['canceled', 'notFound']) });
+
 export const accountNotifications = {
   'account/login/completed': Shape({
     loginId: Nullable(Type.String()),

@@ -17,8 +17,8 @@ describe('accounts', () => {
     model.reset();
   });
 
-  async function serve(home: string) {
-    const server = ServerProcess.start({ home, env: { SCRIPTED_API_KEY: '' } });
+  async function serve(home: string, env = { SCRIPTED_API_KEY: '' }) {
+    const server = ServerProcess.start({ home, env });
     servers.push(server);
     await server.initialize({ name: 'threadline_vscode' });
     return server;
@@ -64,6 +64,25 @@ describe('accounts', () => {
       'utf8',
     );
     assert.ok(!rollout.includes(key), 'nor the thread history');
+  });
+
+  it("reports a key from the provider's env_key variable, and keeps using it after logout", async () => {
+    const server = await serve(agentHome('responses', model.baseUrl), {
+      SCRIPTED_API_KEY: 'sk-env-key-0987654321',
+    });
+    assert.deepEqual(await server.call('account/read', { refreshToken: false }), {
+      account: { type: 'apiKey' },
+      requiresOpenaiAuth: true,
+    });
+    assert.deepEqual(await server.call('account/logout'), {});
+    await server.notification('account/updated', (p) => p.authMode === null);
+    assert.match(server.stderr, /SCRIPTED_API_KEY is still set/);
+    assert.ok(!server.stderr.includes('sk-env-key-0987654321'));
+  });
+
+  it('has no sign-in to cancel', async () => {
+    const server = await serve(agentHome('responses', model.baseUrl));
+    assert.deepEqual(await server.call('account/login/cancel', { loginId: 'x' }), { status: 'notFound' });
   });
 
   it('refuses ChatGPT sign-in and empty keys with clear errors', async () => {
