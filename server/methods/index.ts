@@ -5,6 +5,7 @@ import { initializeHandlers } from './initialize';
 import { threadHandlers } from './thread';
 import { turnHandlers } from './turn';
 import { accountHandlers } from './account';
+import { modelHandlers } from './models';
 
 export function methodHandlers(services: Services): HandlerTable {
   return {
@@ -12,5 +13,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...threadHandlers(services),
     ...turnHandlers(services),
     ...accountHandlers(services),
+    ...modelHandlers(services),
   };
 }

@@ -6,6 +6,7 @@ import { serverNotifications } from './notifications';
 import * as T from './threadMethods';
 import * as U from './turnMethods';
 import * as A from './accountMethods';
+import * as M from './modelMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -38,6 +39,9 @@ export const clientRequests = {
   'account/read': { params: A.GetAccountParams, result: A.GetAccountResponse },
   'account/login/start': { params: A.LoginAccountParams, result: A.LoginAccountResponse },
   'account/logout': { params: A.EmptyParams, result: T.EmptyResponse },
+  'account/login/cancel': { params: A.CancelLoginAccountParams, result: A.CancelLoginAccountResponse },
+  'model/list': { params: M.ModelListParams, result: M.ModelListResponse },
+  'modelProvider/list': { params: M.ModelProviderListParams, result: M.ModelProviderListResponse },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;
