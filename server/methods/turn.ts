@@ -18,6 +18,7 @@ import { uuidv7 } from '../threads/uuidv7';
 import { withStoreErrors } from './storeErrors';
 import { settingsFor } from './threadSettings';
 import { prepareTurn, type TurnInput } from './turnSetup';
+import type { ThreadSummary } from '../threads/summary';
 
 export function turnHandlers(services: Services): HandlerTable {
   const { loaded, turns } = services;
@@ -37,7 +38,7 @@ export function turnHandlers(services: Services): HandlerTable {
   async function start(
     threadId: string,
     peer: RequestContext['peer'],
-    build: () => Promise<{ userMessage: UserMessageItem | null; input: TurnInput }>,
+    build: (summary: ThreadSummary) => Promise<{ userMessage: UserMessageItem | null; input: TurnInput }>,
   ) {
     const store = await services.store();
     const summary = store.require(threadId);
@@ -51,8 +52,16 @@ export function turnHandlers(services: Services): HandlerTable {
     const notifier = { notify: (method: string, params: unknown) => loaded.notify(threadId, method, params) };
     const emit = new TurnEmitter(threadId, uuidv7(), notifier, turnJournal(store, threadId));
     const active = new ActiveTurn(emit);
-    const { userMessage, input } = await build();
+    // Claimed before anything is awaited, so two turn/start requests cannot both start a turn.
     turns.set(threadId, active);
+    let built;
+    try {
+      built = await build(summary);
+    } catch (error) {
+      turns.delete(threadId);
+      throw error;
+    }
+    const { userMessage, input } = built;
     const setRunning = (on: boolean) => {
       if (!on && turns.get(threadId) === active) turns.delete(threadId);
       loaded.setStatus(threadId, on ? { type: 'active', activeFlags: [] } : { type: 'idle' });
@@ -76,11 +85,8 @@ export function turnHandlers(services: Services): HandlerTable {
       params: ParamsOf<'turn/start'>,
       { peer }: RequestContext,
     ): Promise<ResultOf<'turn/start'>> => {
-      const turn = await start(params.threadId, peer, async () => {
-        const store = await services.store();
-        const base =
-          services.settings.get(params.threadId) ??
-          (await settingsFor(services, store.require(params.threadId), {}));
+      const turn = await start(params.threadId, peer, async (summary) => {
+        const base = services.settings.get(params.threadId) ?? (await settingsFor(services, summary, {}));
         const settings = applyTurnOverrides(base, {
           ...params,
           cwd: params.cwd ? resolve(params.cwd) : null,

@@ -82,13 +82,17 @@ export class ServerProcess extends MessageLog {
 }
 
 /** Inside a describe: a function that starts initialized servers, each stopped and schema-checked after its test. */
-export function useServers(): (home?: string, name?: string) => Promise<ServerProcess> {
+export function useServers(): (
+  home?: string,
+  name?: string,
+  env?: Record<string, string>,
+) => Promise<ServerProcess> {
   const servers: ServerProcess[] = [];
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.stop();
   });
-  return async (home, name = 'threadline_vscode') => {
-    const server = ServerProcess.start(home ? { home } : {});
+  return async (home, name = 'threadline_vscode', env) => {
+    const server = ServerProcess.start({ ...(home ? { home } : {}), ...(env ? { env } : {}) });
     servers.push(server);
     await server.initialize({ name });
     return server;

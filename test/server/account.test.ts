@@ -3,26 +3,14 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
+import { useModelServer } from '../fixtures/modelServer/server';
 import { agentHome, runTurn, startThread } from '../helpers/agent';
-import { ServerProcess } from '../helpers/serverProcess';
+import { useServers } from '../helpers/serverProcess';
 
 describe('accounts', () => {
-  let model: ModelServer;
-  const servers: ServerProcess[] = [];
-  before(async () => (model = await startModelServer()));
-  after(() => model.close());
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.stop();
-    model.reset();
-  });
-
-  async function serve(home: string, env = { SCRIPTED_API_KEY: '' }) {
-    const server = ServerProcess.start({ home, env });
-    servers.push(server);
-    await server.initialize({ name: 'threadline_vscode' });
-    return server;
-  }
+  const model = useModelServer();
+  const start = useServers();
+  const serve = (home: string, env = { SCRIPTED_API_KEY: '' }) => start(home, 'threadline_vscode', env);
 
   it('stores an API key, uses it for turns, and forgets it on logout', async () => {
     const home = agentHome('responses', model.baseUrl);

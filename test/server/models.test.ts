@@ -5,9 +5,9 @@ import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Model } from '../../server/protocol/modelMethods';
-import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
+import { startModelServer, useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../helpers/agent';
-import { ServerProcess, tempDir } from '../helpers/serverProcess';
+import { tempDir, useServers } from '../helpers/serverProcess';
 
 interface ModelPage {
   data: Model[];
@@ -15,21 +15,9 @@ interface ModelPage {
 }
 
 describe('model/list and modelProvider/list', () => {
-  let model: ModelServer;
-  const servers: ServerProcess[] = [];
-  before(async () => (model = await startModelServer()));
-  after(() => model.close());
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.stop();
-    model.reset();
-    model.setModels(['test-model']);
-  });
-
-  async function serve(home: string, env: Record<string, string> = agentEnv) {
-    const server = await ServerProcess.started({ home, env });
-    servers.push(server);
-    return server;
-  }
+  const model = useModelServer();
+  const start = useServers();
+  const serve = (home: string, env: Record<string, string> = agentEnv) => start(home, undefined, env);
 
   const modelRequests = () => model.requests.filter((r) => r.method === 'GET' && r.path === '/v1/models');
 

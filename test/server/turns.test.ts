@@ -1,9 +1,11 @@
 // Turns against the scripted model server, in each wire format: the real server process over
 // stdio, a real HTTP model endpoint on 127.0.0.1, every message checked against the schema.
 import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AgentMessageItem, ReasoningItem, ThreadItem } from '../../server/protocol/items';
 import type { Turn } from '../../server/protocol/thread';
-import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
+import { startModelServer, useModelServer, type ModelServer } from '../fixtures/modelServer/server';
 import type { WireFormat } from '../fixtures/modelServer/scenario';
 import {
   agentEnv,
@@ -17,7 +19,7 @@ import {
   turnEvents,
   type ProviderOptions,
 } from '../helpers/agent';
-import { ServerProcess } from '../helpers/serverProcess';
+import { tempDir, useServers } from '../helpers/serverProcess';
 
 const WIRES: WireFormat[] = ['responses', 'chat', 'anthropic'];
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
@@ -32,24 +34,10 @@ async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> 
 
 for (const wire of WIRES) {
   describe(`turns over the ${wire} wire`, function () {
-    let model: ModelServer;
-    const servers: ServerProcess[] = [];
-
-    before(async () => {
-      model = await startModelServer();
-    });
-    after(() => model.close());
-    afterEach(async () => {
-      for (const server of servers.splice(0)) await server.stop();
-      model.reset();
-    });
-
-    async function serve(options: ProviderOptions = {}, home = agentHome(wire, model.baseUrl, options)) {
-      const server = ServerProcess.start({ home, env: agentEnv });
-      servers.push(server);
-      await server.initialize({ name: 'threadline_vscode' });
-      return server;
-    }
+    const model = useModelServer();
+    const start = useServers();
+    const serve = (options: ProviderOptions = {}, home = agentHome(wire, model.baseUrl, options)) =>
+      start(home, 'threadline_vscode', agentEnv);
 
     it('streams text into an agent message, with usage, and goes active then idle', async () => {
       model.script({
@@ -279,6 +267,24 @@ for (const wire of WIRES) {
       assert.equal(second.error?.code, -32600);
       assert.match(second.error!.message, /already running/);
       await turnCompleted(server, turn.id);
+    });
+
+    it('starts only one of two turns requested at once', async () => {
+      model.script({ output: [{ text: 'one' }], delayMs: 200 });
+      const server = await serve();
+      const threadId = await startThread(server);
+      // A skill makes turn/start read a file, so the two requests overlap in real I/O.
+      const skill = join(tempDir('threadline-skill-'), 'SKILL.md');
+      writeFileSync(skill, '# A skill\nDo it well.');
+      const input = [{ type: 'skill', name: 'a-skill', path: skill }];
+      const answers = await Promise.all([
+        server.request('turn/start', { threadId, input }),
+        server.request('turn/start', { threadId, input }),
+      ]);
+      const started = answers.filter((a) => a.result);
+      assert.equal(started.length, 1);
+      assert.equal(answers.find((a) => a.error)?.error?.code, -32600);
+      await turnCompleted(server, (started[0]!.result as { turn: Turn }).turn.id);
     });
 
     it('compacts on request: one contextCompaction item, and later turns start from the summary', async () => {

@@ -2,7 +2,7 @@
 // blocks, thinking with its signature, tool_use and tool_result, prompt-cache breakpoints, usage.
 import { strict as assert } from 'node:assert';
 import type { ConversationEntry } from '../../../server/providers/types';
-import { startModelServer, type ModelServer } from '../../fixtures/modelServer/server';
+import { useModelServer } from '../../fixtures/modelServer/server';
 import { hello, ofType, play, providerFor, requestWith, textOf } from './helpers';
 
 const CACHE = { type: 'ephemeral' };
@@ -26,10 +26,7 @@ function breakpoints(body: any): string[] {
 }
 
 describe('provider wire: anthropic', () => {
-  let server: ModelServer;
-  before(async () => (server = await startModelServer()));
-  after(() => server.close());
-  afterEach(() => server.reset());
+  const server = useModelServer();
   const provider = (maxTokens: number | null = null) => providerFor('anthropic', server, { maxTokens });
 
   it('streams text and counts cache reads and writes into the input', async () => {

@@ -2,14 +2,11 @@
 // calls assembled from their streamed pieces, freeform tools wrapped and unwrapped, usage.
 import { strict as assert } from 'node:assert';
 import type { ConversationEntry } from '../../../server/providers/types';
-import { startModelServer, type ModelServer } from '../../fixtures/modelServer/server';
+import { useModelServer } from '../../fixtures/modelServer/server';
 import { hello, ofType, play, providerFor, requestWith, textOf } from './helpers';
 
 describe('provider wire: chat', () => {
-  let server: ModelServer;
-  before(async () => (server = await startModelServer()));
-  after(() => server.close());
-  afterEach(() => server.reset());
+  const server = useModelServer();
   const provider = (maxTokens: number | null = null) => providerFor('chat', server, { maxTokens });
 
   it('streams text, asks for usage and maps it', async () => {

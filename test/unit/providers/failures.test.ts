@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { createServer } from 'node:net';
 import { createModelClient } from '../../../server/providers/index';
 import type { WireApi } from '../../../server/providers/types';
-import { startModelServer, type ModelServer } from '../../fixtures/modelServer/server';
+import { useModelServer } from '../../fixtures/modelServer/server';
 import { API_KEY, hello, ofType, play, providerFor, requestWith, textOf } from './helpers';
 
 const WIRES: WireApi[] = ['responses', 'chat', 'anthropic'];
@@ -21,10 +21,7 @@ async function closedPort(): Promise<number> {
 
 for (const wire of WIRES) {
   describe(`provider failures: ${wire}`, () => {
-    let server: ModelServer;
-    before(async () => (server = await startModelServer()));
-    after(() => server.close());
-    afterEach(() => server.reset());
+    const server = useModelServer();
     const provider = (o = {}) => providerFor(wire, server, o);
 
     describe('HTTP errors before the stream', () => {

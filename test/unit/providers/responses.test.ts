@@ -2,14 +2,11 @@
 // typed stream events become model events, round trips of reasoning and tool calls included.
 import { strict as assert } from 'node:assert';
 import type { ConversationEntry } from '../../../server/providers/types';
-import { startModelServer, type ModelServer } from '../../fixtures/modelServer/server';
+import { useModelServer } from '../../fixtures/modelServer/server';
 import { hello, ofType, play, providerFor, requestWith, textOf } from './helpers';
 
 describe('provider wire: responses', () => {
-  let server: ModelServer;
-  before(async () => (server = await startModelServer()));
-  after(() => server.close());
-  afterEach(() => server.reset());
+  const server = useModelServer();
   const provider = () => providerFor('responses', server);
 
   it('streams text and maps the usage, cached and reasoning tokens included', async () => {
