@@ -20,26 +20,20 @@ const common = {
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
 /**
- * Leaves server/providers out of the core bundle: importing it loads dist/server-providers.js with
- * require (the core runs from a vm.Script, where a dynamic import() has no loader).
+ * Leaves a module out of a bundle: importing it loads `bundle` (another of our outputs) with require,
+ * when first needed. The core runs from a vm.Script, where a dynamic import() has no loader.
  */
-const providersApart = {
-  name: 'providers-apart',
+const apart = (filter, bundle) => ({
+  name: `apart-${bundle}`,
   setup(build) {
-    build.onResolve({ filter: /\/providers\/index$/ }, () => ({
-      path: 'providers',
-      namespace: 'providers-apart',
-    }));
-    build.onResolve({ filter: /^\.\/server-providers\.js$/ }, (args) => ({
-      path: args.path,
-      external: true,
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'providers-apart' }, () => ({
-      contents: "module.exports = require('./server-providers.js');",
+    build.onResolve({ filter }, () => ({ path: bundle, namespace: 'apart' }));
+    build.onResolve({ filter: /^\.\/server-[a-z]+\.js$/ }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'apart' }, (args) => ({
+      contents: `module.exports = require('./${args.path}');`,
       loader: 'js',
     }));
   },
-};
+});
 
 const builds = {
   extension: {
@@ -58,12 +52,19 @@ const builds = {
     ...node,
     entryPoints: { 'server-core': 'server/core.ts' },
     outdir: 'dist',
-    plugins: [providersApart],
+    plugins: [apart(/\/providers\/index$/, 'server-providers.js')],
   },
-  // The model clients and their SDKs: loaded when a turn first needs a model, never at startup.
+  // The model clients: loaded when a turn first needs a model, never at startup.
   'server-providers': {
     ...node,
     entryPoints: { 'server-providers': 'server/providers/index.ts' },
+    outdir: 'dist',
+    plugins: [apart(/^\.\/sdks$/, 'server-sdks.js')],
+  },
+  // The official SDKs: loaded only to list a provider's models.
+  'server-sdks': {
+    ...node,
+    entryPoints: { 'server-sdks': 'server/providers/sdks.ts' },
     outdir: 'dist',
   },
   webview: {

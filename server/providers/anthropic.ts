@@ -1,7 +1,6 @@
 // Anthropic's Messages API: entries become alternating user/assistant messages of content blocks,
 // the raw event stream becomes model events. Prompt caching marks the tools, the system prompt
 // and the newest user message, so each request reuses the prefix the previous one cached.
-import Anthropic from '@anthropic-ai/sdk';
 import type {
   ContentBlockParam,
   MessageParam,
@@ -19,10 +18,13 @@ import type {
   ToolSpec,
 } from './types';
 import { streamFailure } from './errors';
+import { endpoint, postForStream } from './httpStream';
 import { sseBatches, type SseEvent } from './sse';
 import { NO_TIMEOUT_MS, parseDataUrl, unwrapFreeform, type Wire } from './wire';
 
 const DEFAULT_MAX_TOKENS = 8192;
+/** The Messages API version the request and event shapes below follow. */
+const ANTHROPIC_VERSION = '2023-06-01';
 const THINKING_BUDGETS: Record<string, number> = {
   minimal: 1024,
   low: 2048,
@@ -38,22 +40,31 @@ const FREEFORM_SCHEMA = {
 };
 
 export function anthropicWire(provider: ProviderConfig, apiKey: string | null): Wire {
-  const client = new Anthropic({
-    apiKey: apiKey ?? 'none',
-    // The SDK adds /v1 itself; configs name the API root with it, as the OpenAI wires do.
-    baseURL: provider.baseUrl.replace(/\/v1$/, ''),
-    maxRetries: 0,
-    timeout: NO_TIMEOUT_MS,
-    defaultHeaders: provider.httpHeaders,
-    defaultQuery: provider.queryParams,
-  });
+  // Configs name the API root with /v1, as the OpenAI wires do; the client adds /v1 itself.
+  const root = provider.baseUrl.replace(/\/v1\/?$/, '');
+  const url = endpoint(root, '/v1/messages', provider.queryParams);
+  const headers = {
+    ...(apiKey ? { 'x-api-key': apiKey } : {}),
+    'anthropic-version': ANTHROPIC_VERSION,
+    ...provider.httpHeaders,
+  };
   return {
     stream(request, signal, progress) {
       const freeform = new Set(request.tools.filter((t) => t.kind === 'freeform').map((t) => t.name));
-      const send = () => client.messages.create(body(request, provider), { signal }).asResponse();
+      const send = () =>
+        postForStream({ url, headers, body: { ...body(request, provider), stream: true }, signal });
       return events(sseBatches(send, progress), provider.name, freeform);
     },
     async listModels(signal) {
+      const { Anthropic } = await import('./sdks');
+      const client = new Anthropic({
+        apiKey: apiKey ?? 'none',
+        baseURL: root,
+        maxRetries: 0,
+        timeout: NO_TIMEOUT_MS,
+        defaultHeaders: provider.httpHeaders,
+        defaultQuery: provider.queryParams,
+      });
       const ids: string[] = [];
       for await (const model of client.models.list({}, { signal })) ids.push(model.id);
       return ids;

@@ -8,7 +8,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { disconnected, streamFailure } from './errors';
-import { listOpenAiModels, openaiClient } from './openaiClient';
+import { listOpenAiModels, openaiStream } from './openaiClient';
 import { sseBatches, type SseEvent } from './sse';
 import type {
   ContentPart,
@@ -28,14 +28,14 @@ const FREEFORM_PARAMETERS = {
 };
 
 export function chatWire(provider: ProviderConfig, apiKey: string | null): Wire {
-  const client = openaiClient(provider, apiKey);
+  const post = openaiStream(provider, apiKey, '/chat/completions');
   return {
     stream(request, signal, progress) {
       const freeform = new Set(request.tools.filter((t) => t.kind === 'freeform').map((t) => t.name));
-      const send = () => client.chat.completions.create(body(request, provider), { signal }).asResponse();
+      const send = () => post(body(request, provider), signal);
       return events(sseBatches(send, progress), provider.name, freeform);
     },
-    listModels: (signal) => listOpenAiModels(client, signal),
+    listModels: (signal) => listOpenAiModels(provider, apiKey, signal),
   };
 }
 

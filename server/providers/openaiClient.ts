@@ -1,12 +1,25 @@
-// The official OpenAI client as both OpenAI-compatible wires (Responses, Chat Completions) use it:
-// no retries of its own (retry.ts decides), no timeout of its own (the idle timeout and the
-// caller's abort decide), and the provider's extra headers and query parameters on every call.
-import OpenAI from 'openai';
+// How both OpenAI-compatible wires (Responses, Chat Completions) reach their provider: streamed
+// requests over our own HTTP (httpStream.ts says why), the model list through the official client,
+// loaded only when a list is asked for. The client gets no retries of its own (retry.ts decides),
+// no timeout of its own, and the provider's extra headers and query parameters on every call.
+import { endpoint, postForStream } from './httpStream';
 import type { ProviderConfig } from './types';
 import { NO_TIMEOUT_MS } from './wire';
 
-export function openaiClient(provider: ProviderConfig, apiKey: string | null): OpenAI {
-  return new OpenAI({
+/** Streams a POST to one of the OpenAI-compatible endpoints, authenticated as the client would be. */
+export function openaiStream(provider: ProviderConfig, apiKey: string | null, path: string) {
+  const url = endpoint(provider.baseUrl, path, provider.queryParams);
+  const headers = { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...provider.httpHeaders };
+  return (body: unknown, signal: AbortSignal) => postForStream({ url, headers, body, signal });
+}
+
+export async function listOpenAiModels(
+  provider: ProviderConfig,
+  apiKey: string | null,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const { OpenAI } = await import('./sdks');
+  const client = new OpenAI({
     // Local servers (Ollama, LM Studio) need no key, but the client insists on one.
     apiKey: apiKey ?? 'none',
     baseURL: provider.baseUrl,
@@ -19,9 +32,6 @@ export function openaiClient(provider: ProviderConfig, apiKey: string | null): O
     project: null,
     adminAPIKey: null,
   });
-}
-
-export async function listOpenAiModels(client: OpenAI, signal: AbortSignal): Promise<string[]> {
   const ids: string[] = [];
   for await (const model of client.models.list({ signal })) ids.push(model.id);
   return ids;

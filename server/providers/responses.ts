@@ -3,7 +3,7 @@
 import type OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent, Tool } from 'openai/resources/responses/responses';
 import { streamFailure } from './errors';
-import { listOpenAiModels, openaiClient } from './openaiClient';
+import { listOpenAiModels, openaiStream } from './openaiClient';
 import { sseBatches, type SseEvent } from './sse';
 import type {
   ContentPart,
@@ -17,13 +17,13 @@ import type {
 import { Opened, type Wire } from './wire';
 
 export function responsesWire(provider: ProviderConfig, apiKey: string | null): Wire {
-  const client = openaiClient(provider, apiKey);
+  const post = openaiStream(provider, apiKey, '/responses');
   return {
     stream(request, signal, progress) {
-      const send = () => client.responses.create({ ...body(request), stream: true }, { signal }).asResponse();
+      const send = () => post({ ...body(request), stream: true }, signal);
       return events(sseBatches(send, progress), provider.name);
     },
-    listModels: (signal) => listOpenAiModels(client, signal),
+    listModels: (signal) => listOpenAiModels(provider, apiKey, signal),
   };
 }
 

@@ -149,6 +149,7 @@ export interface NdjsonWriterOptions {
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private errorCount = 0;
   private corked = false;
+  private drained: Promise<void> | undefined;
 
   constructor(
     private readonly writable: Writable,
@@ -170,19 +171,29 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       return Promise.reject(error);
     }
     this.batch();
-    return new Promise((resolve) => {
-      // A full pipe resolves on drain, so a slow reader slows its writers instead of growing memory.
-      if (this.writable.write(line)) return resolve();
+    if (this.writable.write(line) && !this.drained) return Promise.resolve();
+    return this.untilDrained();
+  }
+
+  /**
+   * A full pipe resolves on drain, so a slow reader slows its writers instead of growing memory.
+   * Every write made while the pipe is full shares one wait: a streaming turn can write thousands
+   * of lines in a tick, and a listener pair per line would cost more than the lines.
+   */
+  private untilDrained(): Promise<void> {
+    this.drained ??= new Promise((resolve) => {
       this.options.onBackpressure?.(true);
       const done = () => {
         this.writable.off('drain', done);
         this.writable.off('close', done);
+        this.drained = undefined;
         this.options.onBackpressure?.(false);
         resolve();
       };
       this.writable.on('drain', done);
       this.writable.on('close', done);
     });
+    return this.drained;
   }
 
   end(): void {
