@@ -2,7 +2,12 @@
 // server's own newline framing), and keeps it alive. No `vscode` import: the editor layer passes in
 // how to launch and where to log, so this core is tested against the real server in plain Node.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createMessageConnection, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  ResponseError,
+  type Message,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../server/rpc/ndjson';
 import { retryOverloaded } from './backoff';
@@ -26,16 +31,28 @@ export interface ClientLog {
 
 export type ServerRequestHandler = (params: unknown) => Promise<unknown>;
 
+export type TraceDirection = 'send' | 'receive';
+
 export interface ServerClientOptions {
   launch: () => ServerLaunch;
   clientInfo: { name: string; title: string; version: string };
   log: ClientLog;
-  /** Handlers for requests the server sends (approvals, questions); anything else gets -32601. */
-  serverRequests?: Record<string, ServerRequestHandler>;
+  /** Sees every JSON-RPC message in both directions (the editor layer decides whether to log it). */
+  trace?: (direction: TraceDirection, message: Message) => void;
   policy?: RestartPolicy;
 }
 
 type Listener<T extends unknown[]> = (...args: T) => void;
+/** Undoes a registration. */
+export type Unsubscribe = () => void;
+
+function subscribe<T>(list: T[], item: T): Unsubscribe {
+  list.push(item);
+  return () => {
+    const at = list.indexOf(item);
+    if (at !== -1) list.splice(at, 1);
+  };
+}
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -47,6 +64,8 @@ interface Running {
 
 export class ServerClient {
   state: ServerState = 'stopped';
+  /** Why the server is in the failed state. */
+  failure: string | undefined;
   private running: Running | undefined;
   private disposed = false;
   private readonly pending = new Set<(error: Error) => void>();
@@ -54,27 +73,42 @@ export class ServerClient {
   private readonly stateListeners: Listener<[ServerState, string | undefined]>[] = [];
   private readonly notificationListeners: Listener<[string, unknown]>[] = [];
   private readonly restartListeners: Listener<[]>[] = [];
+  /** Handlers for requests the server sends (approvals, questions); anything else gets -32601. */
+  private readonly serverRequests = new Map<string, ServerRequestHandler>();
 
   constructor(private readonly options: ServerClientOptions) {
     this.policy = options.policy ?? new RestartPolicy();
   }
 
-  onStateChange(listener: Listener<[ServerState, string | undefined]>): void {
-    this.stateListeners.push(listener);
+  onStateChange(listener: Listener<[ServerState, string | undefined]>): Unsubscribe {
+    return subscribe(this.stateListeners, listener);
   }
 
-  onNotification(listener: Listener<[string, unknown]>): void {
-    this.notificationListeners.push(listener);
+  onNotification(listener: Listener<[string, unknown]>): Unsubscribe {
+    return subscribe(this.notificationListeners, listener);
   }
 
-  /** After an unexpected exit the server comes back empty: listeners re-open what they had open. */
-  onRestarted(listener: Listener<[]>): void {
-    this.restartListeners.push(listener);
+  /** After a restart the server comes back empty: listeners re-open what they had open. */
+  onRestarted(listener: Listener<[]>): Unsubscribe {
+    return subscribe(this.restartListeners, listener);
+  }
+
+  /** One handler per server-request method; a second registration for the same method is a bug. */
+  handleServerRequest(method: string, handler: ServerRequestHandler): Unsubscribe {
+    if (this.serverRequests.has(method)) throw new Error(`${method} already has a handler`);
+    this.serverRequests.set(method, handler);
+    return () => {
+      if (this.serverRequests.get(method) === handler) this.serverRequests.delete(method);
+    };
   }
 
   /** Starts the server if it is not running and resolves once it has answered initialize. */
   start(): Promise<ResultOf<'initialize'>> {
     if (this.disposed) return Promise.reject(new Error('Threadline is shutting down'));
+    // After a crash loop only an explicit restart tries again, so a failing server is not relaunched
+    // by every view that asks it something.
+    if (this.state === 'failed' && !this.running)
+      return Promise.reject(new Error(`Threadline's server has stopped: ${this.failure ?? 'it failed'}`));
     this.running ??= this.launch();
     return this.running.ready;
   }
@@ -85,11 +119,12 @@ export class ServerClient {
     return retryOverloaded(() => this.send(method, params) as Promise<ResultOf<M>>);
   }
 
-  /** A restart the user asked for: the crash budget starts afresh. */
+  /** A restart the user (or a changed setting) asked for: the crash budget starts afresh. */
   async restart(): Promise<void> {
     this.policy.reset();
     await this.stop();
     await this.start();
+    this.restartListeners.forEach((listener) => listener());
   }
 
   async dispose(): Promise<void> {
@@ -120,9 +155,12 @@ export class ServerClient {
     const { command, args, env } = this.options.launch();
     this.setState(this.state === 'restarting' ? 'restarting' : 'starting');
     const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const trace = this.options.trace;
     const connection = createMessageConnection(
-      new NdjsonMessageReader(child.stdout),
-      new NdjsonMessageWriter(child.stdin),
+      new NdjsonMessageReader(child.stdout, {
+        admit: trace && ((message) => (trace('receive', message), true)),
+      }),
+      new NdjsonMessageWriter(child.stdin, { observe: trace && ((message) => trace('send', message)) }),
     );
     this.wire(child, connection);
     connection.listen();
@@ -142,7 +180,7 @@ export class ServerClient {
   }
 
   private wire(child: ChildProcessWithoutNullStreams, connection: MessageConnection): void {
-    const { log, serverRequests = {} } = this.options;
+    const { log } = this.options;
     child.stderr.setEncoding('utf8');
     let partial = '';
     child.stderr.on('data', (chunk: string) => {
@@ -160,7 +198,7 @@ export class ServerClient {
       for (const listener of this.notificationListeners) listener(method, params);
     });
     connection.onRequest(async (method, params) => {
-      const handler = serverRequests[method];
+      const handler = this.serverRequests.get(method);
       if (handler) return handler(params);
       // Answering keeps the turn moving; silence would leave it waiting forever.
       log.warn(`the server asked for ${method}, which this version of Threadline does not handle`);
@@ -209,6 +247,7 @@ export class ServerClient {
   private setState(state: ServerState, detail?: string): void {
     if (this.state === state && detail === undefined) return;
     this.state = state;
+    this.failure = state === 'failed' ? detail : undefined;
     for (const listener of this.stateListeners) listener(state, detail);
   }
 }

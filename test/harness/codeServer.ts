@@ -13,6 +13,8 @@ export interface CodeServerOptions {
   /** Needed for the Extension Development Host URL payload; hides notification toasts. */
   smokeTestDriver?: boolean;
   startTimeoutMs?: number;
+  /** Added to code-server's environment, which its extension host (and so our server child) inherits. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const userSettings = {
@@ -78,7 +80,7 @@ export class CodeServer {
       '--disable-update-check',
     ]; // prettier-ignore
     // code-server leaves IPC sockets in TMPDIR; keep them in the run's folder, removed on stop().
-    const env = { ...process.env, EXTENSIONS_GALLERY: '{}', TMPDIR: dirs.tmp };
+    const env = { ...process.env, ...options.env, EXTENSIONS_GALLERY: '{}', TMPDIR: dirs.tmp };
     for (const vsix of options.vsixFiles ?? []) {
       await installVsix(vsix, common, env);
     }

@@ -1,12 +1,24 @@
 import { strict as assert } from 'node:assert';
-import { ServerClient, type ServerState } from '../../extension/client/serverClient';
+import {
+  ServerClient,
+  type ServerClientOptions,
+  type ServerState,
+} from '../../extension/client/serverClient';
 import { RestartPolicy } from '../../extension/client/restartPolicy';
 import { join } from 'node:path';
 import { repoRoot, serverBundle } from '../helpers/paths';
 import { tempDir } from '../helpers/serverProcess';
 
-function client(home: string, command = process.execPath, args = [serverBundle, 'app-server']) {
+const askingServer = join(repoRoot, 'test', 'fixtures', 'serverThatAsks.mjs');
+
+function client(
+  home: string,
+  command = process.execPath,
+  args = [serverBundle, 'app-server'],
+  trace?: ServerClientOptions['trace'],
+) {
   const lines: string[] = [];
+  const serverLines: string[] = [];
   const states: ServerState[] = [];
   const c = new ServerClient({
     launch: () => ({ command, args, env: { ...process.env, THREADLINE_HOME: home } }),
@@ -15,12 +27,13 @@ function client(home: string, command = process.execPath, args = [serverBundle, 
       info: (m) => lines.push(m),
       warn: (m) => lines.push(m),
       error: (m) => lines.push(m),
-      server: () => {},
+      server: (l) => serverLines.push(l),
     },
+    trace,
     policy: new RestartPolicy(4, 60_000),
   });
   c.onStateChange((state) => states.push(state));
-  return { c, lines, states };
+  return { c, lines, states, serverLines };
 }
 
 const until = async (check: () => boolean, ms = 10_000) => {
@@ -82,37 +95,78 @@ describe('the extension client against the real server', () => {
   });
 
   it('answers a server request it has no handler for with -32601 naming the method, never silence', async () => {
-    const serverLines: string[] = [];
-    const warnings: string[] = [];
-    const fixture = join(repoRoot, 'test', 'fixtures', 'serverThatAsks.mjs');
-    const c = new ServerClient({
-      launch: () => ({
-        command: process.execPath,
-        args: [fixture, 'item/permissions/requestApproval'],
-        env: process.env,
-      }),
-      clientInfo: { name: 'threadline_vscode', title: 'Threadline', version: '0.0.0' },
-      log: {
-        info: () => {},
-        warn: (m) => warnings.push(m),
-        error: () => {},
-        server: (l) => serverLines.push(l),
-      },
-    });
+    const { c, lines, serverLines } = client(tempDir(), process.execPath, [
+      askingServer,
+      'item/permissions/requestApproval',
+    ]);
     await c.start();
     await until(() => serverLines.length > 0);
     assert.deepEqual(JSON.parse(serverLines[0]!.replace(/^answer /, '')), {
       code: -32601,
       message: 'Threadline does not handle item/permissions/requestApproval yet',
     });
-    assert.match(warnings.join('\n'), /item\/permissions\/requestApproval/);
+    assert.match(lines.join('\n'), /item\/permissions\/requestApproval/);
     await c.dispose();
   });
 
-  it('restarts on request with a fresh crash budget', async () => {
+  it('passes a server request to the handler registered for it, and its answer back', async () => {
+    const { c, serverLines } = client(tempDir(), process.execPath, [
+      askingServer,
+      'item/fileChange/requestApproval',
+    ]);
+    const asked: unknown[] = [];
+    const stop = c.handleServerRequest('item/fileChange/requestApproval', async (params) => {
+      asked.push(params);
+      return { decision: 'decline' };
+    });
+    assert.throws(
+      () => c.handleServerRequest('item/fileChange/requestApproval', async () => ({})),
+      /already/,
+    );
+    await c.start();
+    await until(() => serverLines.length > 0);
+    assert.deepEqual(asked, [{ threadId: 't', turnId: 'u', itemId: 'i' }]);
+    assert.deepEqual(JSON.parse(serverLines[0]!.replace(/^answer /, '')), { decision: 'decline' });
+    stop();
+    await c.dispose();
+  });
+
+  it('traces every message both ways, the handshake included', async () => {
+    const traced: string[] = [];
+    const { c } = client(tempDir(), undefined, undefined, (direction, message) => {
+      const m = message as { method?: string; result?: unknown };
+      traced.push(`${direction} ${m.method ?? (m.result ? 'result' : 'error')}`);
+    });
+    await c.request('thread/loaded/list', {});
+    assert.deepEqual(traced, [
+      'send initialize',
+      'receive result',
+      'send initialized',
+      'send thread/loaded/list',
+      'receive result',
+    ]);
+    await c.dispose();
+  });
+
+  it('after a crash loop, refuses requests until restarted by hand', async () => {
+    const { c } = client(tempDir(), process.execPath, ['-e', 'process.exit(3)']);
+    await assert.rejects(c.request('thread/list', {}));
+    await until(() => c.state === 'failed');
+    await assert.rejects(
+      c.request('thread/list', {}),
+      /has stopped: The server exited with code 3 repeatedly/,
+    );
+    assert.equal(c.state, 'failed', 'no new launch');
+    await c.dispose();
+  });
+
+  it('restarts on request with a fresh crash budget, and tells listeners to re-open threads', async () => {
     const { c } = client(tempDir());
+    let restarted = 0;
+    c.onRestarted(() => restarted++);
     await c.start();
     await c.restart();
+    assert.equal(restarted, 1);
     assert.equal(c.state, 'ready');
     assert.ok(await c.request('thread/loaded/list', {}));
     await c.dispose();

@@ -3,7 +3,8 @@ import * as esbuild from 'esbuild';
 import { resolve } from 'node:path';
 import { repoRoot } from '../helpers/paths';
 
-export const testsEntry = resolve(repoRoot, '.cache', 'vscode-tests', 'index.js');
+// Per clone (.cache may be shared between clones, and two runs at once would overwrite each other's bundle).
+export const testsEntry = resolve(repoRoot, '.scratch', 'vscode-tests', 'index.js');
 
 export async function bundleInEditorTests(): Promise<string> {
   await esbuild.build({

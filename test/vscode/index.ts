@@ -11,6 +11,7 @@ export async function run(): Promise<void> {
   // Defines describe/it for the suites required below, as `mocha` does for spec files.
   mocha.suite.emit('pre-require', globalThis, 'threadline-vscode-tests', mocha);
   await import('./smoke.test');
+  await import('./server.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {
       if (failures > 0) reject(new Error(`${failures} in-editor test(s) failed`));

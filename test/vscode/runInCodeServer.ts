@@ -6,6 +6,7 @@ import { format } from 'node:util';
 import { repoRoot } from '../helpers/paths';
 import { Browser } from '../harness/browser';
 import { CodeServer } from '../harness/codeServer';
+import { scratchDir } from '../harness/paths';
 import { withTimeout } from '../harness/timeouts';
 import { createWorkspace } from '../harness/workspace';
 import { bundleInEditorTests } from './bundle';
@@ -16,7 +17,9 @@ const suiteTimeoutMs = 180_000;
 async function main(): Promise<number> {
   const started = Date.now();
   const testsEntry = await bundleInEditorTests();
-  const server = await CodeServer.start({ smokeTestDriver: true });
+  // The extension's server keeps its threads here, never in the user's ~/.threadline.
+  const home = scratchDir('threadline-home-');
+  const server = await CodeServer.start({ smokeTestDriver: true, env: { THREADLINE_HOME: home } });
   let browser: Browser | undefined;
   const workbenchLog: string[] = [];
   const workspace = createWorkspace({ 'README.md': '# In-editor test workspace\n' });
@@ -55,6 +58,7 @@ async function main(): Promise<number> {
     await browser?.close();
     await server.stop();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   }
 }
 

@@ -2,14 +2,7 @@
 // it, and that it can run the server as a Node child process.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-
-const extensionId = 'threadline-dev.threadline';
-
-function extension(): vscode.Extension<unknown> {
-  const found = vscode.extensions.getExtension(extensionId);
-  assert.ok(found, `extension ${extensionId} is not loaded`);
-  return found;
-}
+import { extension } from './extensionApi';
 
 describe('Threadline in VS Code', () => {
   it('activates', async () => {

@@ -1,0 +1,154 @@
+// The extension's one connection to the app-server, shared by every part of the UI (the Threads tree,
+// the conversation view, approvals). Created in activate, launched lazily on the first request, disposed
+// with the extension. Calls and notifications are typed by server/protocol.
+import * as vscode from 'vscode';
+import type {
+  ClientMethod,
+  NotificationMethod,
+  NotificationParamsOf,
+  ParamsOf,
+  ResultOf,
+} from '../../server/protocol/methods';
+import {
+  ServerClient,
+  type ServerRequestHandler,
+  type ServerState,
+  type Unsubscribe,
+} from '../client/serverClient';
+import { onSettingsChanged, readLaunchSettings, readTraceLevel } from '../settings/settings';
+import { serverLaunch } from './launch';
+import { clientLog, messageTracer } from './outputLog';
+
+type NotificationListener = (params: never) => void;
+
+export class ThreadlineServer implements vscode.Disposable {
+  readonly log: vscode.LogOutputChannel;
+  private readonly client: ServerClient;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly listeners = new Map<string, Set<NotificationListener>>();
+  private keys: Record<string, string> = {};
+  private initialized: ResultOf<'initialize'> | undefined;
+  private stopping: Promise<void> | undefined;
+
+  constructor(extension: vscode.ExtensionContext) {
+    this.log = vscode.window.createOutputChannel('Threadline', { log: true });
+    const version = String((extension.extension.packageJSON as { version: unknown }).version);
+    const bundledServer = vscode.Uri.joinPath(extension.extensionUri, 'dist', 'server.js').fsPath;
+    this.client = new ServerClient({
+      launch: () =>
+        serverLaunch(readLaunchSettings(), {
+          bundledServer,
+          execPath: process.execPath,
+          env: process.env,
+          keys: this.keys,
+        }),
+      clientInfo: { name: 'threadline_vscode', title: 'Threadline', version },
+      log: clientLog(this.log),
+      trace: messageTracer(this.log, readTraceLevel),
+    });
+    this.client.onNotification((method, params) => {
+      for (const listener of this.listeners.get(method) ?? []) listener(params as never);
+    });
+    this.disposables.push(
+      this.log,
+      onSettingsChanged(['server.command', 'server.args'], () => void this.restartIfRunning()),
+    );
+  }
+
+  get state(): ServerState {
+    return this.client.state;
+  }
+
+  /** Why the server stopped for good (state `failed`). */
+  get failure(): string | undefined {
+    return this.client.failure;
+  }
+
+  /** The server's initialize answer, once it has started. */
+  get info(): ResultOf<'initialize'> | undefined {
+    return this.initialized;
+  }
+
+  /** Our own server (not, say, the reference `codex app-server`): features only it has may be shown. */
+  get isThreadline(): boolean {
+    return this.initialized?.userAgent.startsWith('threadline/') ?? false;
+  }
+
+  /** Starts the server if needed and waits for its handshake. */
+  async start(): Promise<ResultOf<'initialize'>> {
+    this.initialized = await this.client.start();
+    return this.initialized;
+  }
+
+  async request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    await this.start();
+    return this.client.request(method, params);
+  }
+
+  onNotification<N extends NotificationMethod>(
+    method: N,
+    listener: (params: NotificationParamsOf<N>) => void,
+  ): vscode.Disposable {
+    let set = this.listeners.get(method);
+    if (!set) this.listeners.set(method, (set = new Set()));
+    const entry = listener as NotificationListener;
+    set.add(entry);
+    return new vscode.Disposable(() => set.delete(entry));
+  }
+
+  /** Every notification, for parts that route many methods (the conversation view). */
+  onAnyNotification(listener: (method: string, params: unknown) => void): vscode.Disposable {
+    return disposable(this.client.onNotification(listener));
+  }
+
+  /** Answers requests the server sends (approvals); methods nobody handles get -32601. */
+  handleServerRequest(method: string, handler: ServerRequestHandler): vscode.Disposable {
+    return disposable(this.client.handleServerRequest(method, handler));
+  }
+
+  onStateChange(listener: (state: ServerState, detail: string | undefined) => void): vscode.Disposable {
+    return disposable(this.client.onStateChange(listener));
+  }
+
+  /** The server came back (after a crash or a restart) without the threads it had loaded. */
+  onRestarted(listener: () => void): vscode.Disposable {
+    return disposable(
+      this.client.onRestarted(() => {
+        void this.start().then(listener, () => {});
+      }),
+    );
+  }
+
+  /** Provider keys for the child's environment; a running server restarts so it sees the change. */
+  async setProviderKeys(keys: Record<string, string>): Promise<void> {
+    const changed = JSON.stringify(keys) !== JSON.stringify(this.keys);
+    this.keys = keys;
+    if (changed) await this.restartIfRunning();
+  }
+
+  async restart(): Promise<void> {
+    this.log.info('restarting the server');
+    await this.client.restart();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.listeners.clear();
+    this.stopping ??= this.client.dispose();
+  }
+
+  /** Resolves once the child process has exited (deactivate waits for it). */
+  stopped(): Promise<void> {
+    return this.stopping ?? Promise.resolve();
+  }
+
+  private async restartIfRunning(): Promise<void> {
+    if (this.client.state === 'stopped') return;
+    this.initialized = undefined;
+    await this.restart().catch((error: Error) => this.log.error(`restart failed: ${error.message}`));
+  }
+}
+
+function disposable(unsubscribe: Unsubscribe): vscode.Disposable {
+  return new vscode.Disposable(unsubscribe);
+}

@@ -1,0 +1,43 @@
+// What the user's settings add to requests. A setting left empty is left out, so the server falls back to
+// the user's config.toml. Pure: the editor layer reads the values and passes them in.
+import type { ParamsOf } from '../../server/protocol/methods';
+
+export interface ThreadlineSettings {
+  modelProvider: string;
+  model: string;
+  reasoningEffort: string;
+  approvalPolicy: '' | 'untrusted' | 'on-request' | 'never';
+  sandboxMode: '' | 'read-only' | 'workspace-write' | 'danger-full-access';
+}
+
+type ThreadOverrides = Pick<
+  ParamsOf<'thread/start'>,
+  'model' | 'modelProvider' | 'approvalPolicy' | 'sandbox'
+>;
+type TurnOverrides = Pick<ParamsOf<'turn/start'>, 'model' | 'effort' | 'approvalPolicy' | 'sandboxPolicy'>;
+
+const sandboxPolicyType = {
+  'read-only': 'readOnly',
+  'workspace-write': 'workspaceWrite',
+  'danger-full-access': 'dangerFullAccess',
+} as const;
+
+/** For thread/start, thread/resume and thread/fork. */
+export function threadOverrides(settings: ThreadlineSettings): ThreadOverrides {
+  const overrides: ThreadOverrides = {};
+  if (settings.modelProvider) overrides.modelProvider = settings.modelProvider;
+  if (settings.model) overrides.model = settings.model;
+  if (settings.approvalPolicy) overrides.approvalPolicy = settings.approvalPolicy;
+  if (settings.sandboxMode) overrides.sandbox = settings.sandboxMode;
+  return overrides;
+}
+
+/** For turn/start: settings changed since the thread started apply to its next turn. */
+export function turnOverrides(settings: ThreadlineSettings): TurnOverrides {
+  const overrides: TurnOverrides = {};
+  if (settings.model) overrides.model = settings.model;
+  if (settings.reasoningEffort) overrides.effort = settings.reasoningEffort;
+  if (settings.approvalPolicy) overrides.approvalPolicy = settings.approvalPolicy;
+  if (settings.sandboxMode) overrides.sandboxPolicy = { type: sandboxPolicyType[settings.sandboxMode] };
+  return overrides;
+}

@@ -1,0 +1,55 @@
+// The shared server connection inside the real extension host: launched with the host's own runtime,
+// typed requests, notifications to subscribers, and a restart that keeps the threads.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { threadlineServer } from './extensionApi';
+
+describe('the shared server connection', () => {
+  it('starts the bundled server on first use and answers typed requests', async () => {
+    const server = await threadlineServer();
+    const { thread } = await server.request('thread/start', {});
+    assert.ok(thread.id);
+    assert.equal(server.state, 'ready');
+    assert.match(server.info?.userAgent ?? '', /^threadline\//);
+    assert.equal(server.isThreadline, true);
+    assert.equal(server.info?.codexHome, process.env.THREADLINE_HOME, 'the test home, not ~/.threadline');
+  });
+
+  it('delivers notifications to subscribers of their method only', async () => {
+    const server = await threadlineServer();
+    const started: string[] = [];
+    const renamed: (string | null)[] = [];
+    const subscriptions = [
+      server.onNotification('thread/started', ({ thread }) => started.push(thread.id)),
+      server.onNotification('thread/name/updated', ({ threadName }) => renamed.push(threadName)),
+    ];
+    const { thread } = await server.request('thread/start', {});
+    await server.request('thread/name/set', { threadId: thread.id, name: 'Named in the editor' });
+    await waitFor(() => renamed.length === 1);
+    assert.deepEqual(started, [thread.id]);
+    assert.deepEqual(renamed, ['Named in the editor']);
+    subscriptions.forEach((s) => s.dispose());
+    await server.request('thread/name/set', { threadId: thread.id, name: 'Again' });
+    assert.deepEqual(renamed, ['Named in the editor'], 'a disposed subscription hears nothing');
+  });
+
+  it('restarts on "Threadline: Restart Server" and tells listeners, threads kept', async () => {
+    const server = await threadlineServer();
+    const { thread } = await server.request('thread/start', {});
+    let restarted = 0;
+    const subscription = server.onRestarted(() => restarted++);
+    await vscode.commands.executeCommand('threadline.restartServer');
+    await waitFor(() => restarted === 1);
+    subscription.dispose();
+    const { thread: read } = await server.request('thread/read', { threadId: thread.id });
+    assert.equal(read.id, thread.id);
+  });
+});
+
+async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
