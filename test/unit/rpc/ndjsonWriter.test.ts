@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Writable } from 'node:stream';
+import type { NotificationMessage } from 'vscode-jsonrpc';
 import { NdjsonMessageWriter } from '../../../server/rpc/ndjson';
 
 /** A pipe whose reader takes nothing until `release` is called. */
@@ -24,7 +25,9 @@ describe('NdjsonMessageWriter', () => {
     const writer = new NdjsonMessageWriter(pipe, { onBackpressure: (b) => blocked.push(b) });
     let settled = 0;
     const writes = Array.from({ length: 2000 }, (_, i) =>
-      writer.write({ jsonrpc: '2.0', method: 'n', params: { i } }).then(() => settled++),
+      writer
+        .write({ jsonrpc: '2.0', method: 'n', params: { i } } as NotificationMessage)
+        .then(() => settled++),
     );
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(settled < 2000, true, 'writes to a full pipe wait');
