@@ -1,6 +1,7 @@
 // The composition root of `threadline app-server`: resolves the home directory, builds the
 // services and the method table, and serves them on the requested transport until it closes.
 import { resolveHome } from './config/home';
+import { collectWhenIdle } from './idleCollection';
 import { createLogger, type Logger } from './log';
 import { createDispatcher } from './rpc/dispatcher';
 import { parseListenUrl, serveStdio, type Listening } from './rpc/listen';
@@ -20,10 +21,12 @@ export async function runAppServer(options: AppServerOptions): Promise<number> {
   const services = new Services(resolveHome(), log);
   const dispatch = createDispatcher(methodHandlers(services), log);
   const listening = await listen(target, options, dispatch, services, log);
+  const stopCollecting = collectWhenIdle(log);
   const stop = () => void listening.close();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await listening.closed;
+  stopCollecting();
   await services.close();
   log.info('server stopped');
   return 0;

@@ -1,6 +1,7 @@
 // Newline-delimited JSON framing for vscode-jsonrpc (its built-in stream reader expects
 // Content-Length headers). The server uses it on stdio and the extension on the server's pipes.
 import type { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable } from 'vscode-jsonrpc';
 import type { DataCallback, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc';
 import { decodeMessage, encodeMessage, type MalformedMessage } from './envelope';
@@ -10,12 +11,15 @@ const NEWLINE = 0x0a;
 
 /**
  * Splits a byte stream into lines without ever holding more than `maxLineBytes` of one line:
- * an oversized line is dropped as it streams in and reported once its end arrives.
+ * an oversized line is dropped as it streams in and reported once its end arrives. Pieces are
+ * decoded as they arrive, so a long line is assembled as a string on V8's heap, which a collection
+ * gives back, rather than in malloc'd buffers, which the C allocator tends to keep.
  */
 export class LineSplitter {
-  private pending: Buffer[] = [];
+  private pending = '';
   private pendingBytes = 0;
   private discardedBytes = 0;
+  private readonly decoder = new StringDecoder('utf8');
 
   constructor(
     private readonly maxLineBytes: number,
@@ -38,11 +42,11 @@ export class LineSplitter {
       this.discardedBytes += piece.length;
     } else if (this.pendingBytes + piece.length > this.maxLineBytes) {
       this.discardedBytes = this.pendingBytes + piece.length;
-      this.pending = [];
+      this.pending = '';
       this.pendingBytes = 0;
+      this.decoder.end();
     } else if (piece.length > 0) {
-      // Copy: the stream may reuse the chunk's memory after this call returns.
-      this.pending.push(Buffer.from(piece));
+      this.pending += this.decoder.write(piece);
       this.pendingBytes += piece.length;
     }
   }
@@ -54,10 +58,8 @@ export class LineSplitter {
       this.onOversized(bytes);
       return;
     }
-    const line = (this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)).toString(
-      'utf8',
-    );
-    this.pending = [];
+    const line = this.pending + this.decoder.end();
+    this.pending = '';
     this.pendingBytes = 0;
     const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (trimmed.trim().length > 0) this.onLine(trimmed);

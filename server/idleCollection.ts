@@ -1,0 +1,49 @@
+// Gives memory back after a burst. V8 collects garbage when it allocates, so a server that goes
+// quiet after heavy traffic keeps the burst's garbage (and the pages under it) until the next
+// burst: after 20,000 fuzzed messages, ~50 MiB of dead heap and ~160 MiB of RSS for 8 MiB of live
+// objects. A cheap check every few seconds runs one full collection once the event loop is idle
+// and the heap has grown well past what the last collection left.
+import { performance } from 'node:perf_hooks';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Logger } from './log';
+
+const CHECK_EVERY_MS = 3000;
+/** Event-loop utilization below which the server counts as idle over the last check. */
+const IDLE_UTILIZATION = 0.02;
+const GROWTH_BYTES = 32 * 1024 * 1024;
+
+export function collectWhenIdle(log: Logger): () => void {
+  let baseline = heapUsed();
+  let last = performance.eventLoopUtilization();
+  const timer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    const grown = heapUsed() - baseline;
+    if (busy > IDLE_UTILIZATION || grown < GROWTH_BYTES) return;
+    // The last-resort flavour also compacts the heap and hands its free pages back to the system.
+    fullCollection()({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    baseline = heapUsed();
+    log.debug(`idle: collected ${(grown / 1048576).toFixed(0)} MiB of heap growth`);
+  }, CHECK_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+const heapUsed = () => getHeapStatistics().used_heap_size;
+
+type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+let gc: Collect | undefined;
+
+/**
+ * V8's own collector, exposed on demand: a --expose-gc on the command line would make Node reject
+ * its built-in code cache and slow every start, so the flag is set only when first needed.
+ */
+function fullCollection(): Collect {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as Collect;
+  }
+  return gc;
+}
