@@ -1,0 +1,132 @@
+// Works out everything a patch would do before anything is written: reads the files it touches,
+// applies its sections in order over an in-memory view of them (so a later section sees an earlier
+// one's result), and yields the protocol's `changes` and the exact bytes to write. Any section
+// that does not fit fails the whole patch with a message the model can act on.
+import { promises as fs } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { FileUpdateChange } from '../../protocol/fileChange';
+import { applyChunks } from './applyChunks';
+import type { PatchHunk } from './parsePatch';
+import { decodeText, encodeText, plainText } from './textFile';
+import { unifiedHunks } from './unifiedDiff';
+
+/** One file's state before and after the patch; null where the file does not exist. */
+export interface FileWrite {
+  path: string;
+  before: Buffer | null;
+  after: Buffer | null;
+}
+
+export interface PatchPlan {
+  changes: FileUpdateChange[];
+  /** Only the files whose bytes change, in the order the patch first touches them. */
+  writes: FileWrite[];
+}
+
+/** A patch that cannot be applied to the files as they are; the message is written for the model. */
+export class PatchPlanError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PatchPlanError';
+  }
+}
+
+export async function planPatch(hunks: PatchHunk[], cwd: string): Promise<PatchPlan> {
+  if (hunks.length === 0) throw new PatchPlanError('the patch changes no files');
+  const files = new FileView(cwd);
+  const changes: FileUpdateChange[] = [];
+  for (const hunk of hunks) changes.push(await planHunk(hunk, files));
+  return { changes, writes: files.writes() };
+}
+
+async function planHunk(hunk: PatchHunk, files: FileView): Promise<FileUpdateChange> {
+  const path = files.resolve(hunk.path);
+  switch (hunk.type) {
+    case 'add':
+      await files.read(path);
+      files.set(path, Buffer.from(hunk.contents, 'utf8'));
+      return { path, kind: { type: 'add' }, diff: hunk.contents };
+    case 'delete': {
+      const before = await files.read(path);
+      if (before === null) throw new PatchPlanError(`cannot delete ${files.show(path)}: no such file`);
+      files.set(path, null);
+      return { path, kind: { type: 'delete' }, diff: before.toString('utf8') };
+    }
+    case 'update': {
+      const before = await files.read(path);
+      if (before === null) {
+        throw new PatchPlanError(
+          `cannot update ${files.show(path)}: no such file (use '*** Add File:' to create one)`,
+        );
+      }
+      const text = decodeText(before);
+      if (text === null) throw new PatchPlanError(`cannot update ${files.show(path)}: it is not UTF-8 text`);
+      const updated = { ...text, lines: applyChunks(text.lines, hunk.chunks, files.show(path)) };
+      const after = encodeText(updated);
+      const diff = unifiedHunks(plainText(text), plainText(updated));
+      const movePath = hunk.movePath === null ? null : files.resolve(hunk.movePath);
+      if (movePath !== null && movePath !== path) {
+        await files.read(movePath);
+        files.set(path, null);
+        files.set(movePath, after);
+      } else {
+        files.set(path, after);
+      }
+      return { path, kind: { type: 'update', move_path: movePath }, diff };
+    }
+  }
+}
+
+/** The files as the patch sees them so far, over their contents on disk. */
+class FileView {
+  private readonly original = new Map<string, Buffer | null>();
+  private readonly current = new Map<string, Buffer | null>();
+
+  constructor(private readonly cwd: string) {}
+
+  resolve(path: string): string {
+    return resolve(this.cwd, path);
+  }
+
+  /** The path as the model wrote it would be read: relative to cwd when inside it. */
+  show(path: string): string {
+    const rel = relative(this.cwd, path);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  }
+
+  async read(path: string): Promise<Buffer | null> {
+    if (this.current.has(path)) return this.current.get(path) ?? null;
+    const bytes = await readFileOrNull(path, this.show(path));
+    this.original.set(path, bytes);
+    this.current.set(path, bytes);
+    return bytes;
+  }
+
+  set(path: string, bytes: Buffer | null): void {
+    this.current.set(path, bytes);
+  }
+
+  writes(): FileWrite[] {
+    const writes: FileWrite[] = [];
+    for (const [path, after] of this.current) {
+      const before = this.original.get(path) ?? null;
+      const same = before === null || after === null ? before === after : before.equals(after);
+      if (!same) writes.push({ path, before, after });
+    }
+    return writes;
+  }
+}
+
+async function readFileOrNull(path: string, shown: string): Promise<Buffer | null> {
+  try {
+    const stat = await fs.stat(path);
+    if (!stat.isFile()) throw new PatchPlanError(`${shown} is a directory or special file, not a file`);
+    return await fs.readFile(path);
+  } catch (error) {
+    if (error instanceof PatchPlanError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ENOTDIR') throw new PatchPlanError(`${shown}: a parent of it is a file, not a directory`);
+    throw new PatchPlanError(`cannot read ${shown} (${code ?? String(error)})`);
+  }
+}
