@@ -38,6 +38,10 @@ export class Services {
     readonly log: Logger,
   ) {
     this.auth = new AuthStore(home, log);
+    this.loaded.onUnload((threadId) => {
+      this.settings.delete(threadId);
+      this.usage.delete(threadId);
+    });
   }
 
   store(): Promise<ThreadStore> {
@@ -55,7 +59,12 @@ export class Services {
   }
 
   loadedConfig(): Promise<LoadedConfig> {
-    this.configPromise ??= loadConfig(this.home, this.log);
+    if (!this.configPromise) {
+      this.configPromise = loadConfig(this.home, this.log);
+      this.configPromise
+        .then((config) => (this.loaded.unloadDelayMs = (config.threadUnloadDelaySecs ?? 0) * 1000))
+        .catch(() => {});
+    }
     return this.configPromise;
   }
 

@@ -1,11 +1,16 @@
 // Threads held in memory, who is subscribed to each, and their status. Thread-scoped events go
-// only to subscribers; when the last subscriber leaves, the thread is unloaded.
+// only to subscribers. When the last subscriber leaves, the thread is unloaded: at once, or after
+// `thread_unload_delay_secs` (a client that comes back meanwhile finds it still loaded), and never
+// while a turn runs in it (it unloads when it goes idle).
 import type { Peer } from '../rpc/clientConnection';
 import type { ThreadStatus } from '../protocol/thread';
 
 interface LoadedThread {
   status: ThreadStatus;
   subscribers: Set<Peer>;
+  /** The subscriber that left last, told when the thread unloads. */
+  lastSubscriber?: Peer;
+  unloadTimer?: NodeJS.Timeout;
 }
 
 export type UnsubscribeResult = 'unsubscribed' | 'notSubscribed' | 'notLoaded';
@@ -15,6 +20,14 @@ const NOT_LOADED: ThreadStatus = { type: 'notLoaded' };
 export class LoadedThreads {
   private readonly threads = new Map<string, LoadedThread>();
   private readonly watchedPeers = new WeakSet<Peer>();
+  private readonly unloadListeners: ((threadId: string) => void)[] = [];
+  /** How long a thread with no subscribers stays loaded. */
+  unloadDelayMs = 0;
+
+  /** Tells `listener` about every thread that unloads (to drop what else is kept per thread). */
+  onUnload(listener: (threadId: string) => void): void {
+    this.unloadListeners.push(listener);
+  }
 
   ids(): string[] {
     return [...this.threads.keys()];
@@ -35,6 +48,8 @@ export class LoadedThreads {
       thread = { status: { type: 'idle' }, subscribers: new Set() };
       this.threads.set(threadId, thread);
     }
+    clearTimeout(thread.unloadTimer);
+    thread.unloadTimer = undefined;
     thread.subscribers.add(peer);
     if (!this.watchedPeers.has(peer)) {
       this.watchedPeers.add(peer);
@@ -46,12 +61,8 @@ export class LoadedThreads {
     const thread = this.threads.get(threadId);
     if (!thread) return 'notLoaded';
     if (!thread.subscribers.delete(peer)) return 'notSubscribed';
-    if (thread.subscribers.size === 0) {
-      // The leaving peer was subscribed until now, so it is the one to hear that the thread closed.
-      this.threads.delete(threadId);
-      peer.notify('thread/status/changed', { threadId, status: NOT_LOADED });
-      peer.notify('thread/closed', { threadId });
-    }
+    // The leaving peer was subscribed until now, so it is the one to hear that the thread closed.
+    if (thread.subscribers.size === 0) this.scheduleUnload(threadId, thread, peer);
     return 'unsubscribed';
   }
 
@@ -60,6 +71,7 @@ export class LoadedThreads {
     if (!thread || sameStatus(thread.status, status)) return;
     thread.status = status;
     this.notify(threadId, 'thread/status/changed', { threadId, status });
+    if (thread.subscribers.size === 0) this.scheduleUnload(threadId, thread, thread.lastSubscriber);
   }
 
   /** Sends a thread-scoped event to the thread's subscribers. */
@@ -78,16 +90,30 @@ export class LoadedThreads {
   unload(threadId: string): void {
     const thread = this.threads.get(threadId);
     if (!thread) return;
+    clearTimeout(thread.unloadTimer);
     this.threads.delete(threadId);
-    for (const peer of thread.subscribers) {
-      peer.notify('thread/status/changed', { threadId, status: NOT_LOADED });
-      peer.notify('thread/closed', { threadId });
+    const told = thread.subscribers.size ? thread.subscribers : [thread.lastSubscriber];
+    for (const peer of told) {
+      peer?.notify('thread/status/changed', { threadId, status: NOT_LOADED });
+      peer?.notify('thread/closed', { threadId });
     }
+    for (const listener of this.unloadListeners) listener(threadId);
+  }
+
+  private scheduleUnload(threadId: string, thread: LoadedThread, leaving: Peer | undefined): void {
+    thread.lastSubscriber = leaving;
+    if (thread.status.type === 'active' || thread.unloadTimer) return;
+    if (this.unloadDelayMs <= 0) return this.unload(threadId);
+    thread.unloadTimer = setTimeout(() => this.unload(threadId), this.unloadDelayMs);
+    thread.unloadTimer.unref();
   }
 
   private dropPeer(peer: Peer): void {
     for (const [threadId, thread] of this.threads) {
-      if (thread.subscribers.delete(peer) && thread.subscribers.size === 0) this.threads.delete(threadId);
+      if (thread.subscribers.delete(peer) && thread.subscribers.size === 0) {
+        // A closed connection hears nothing more.
+        this.scheduleUnload(threadId, thread, undefined);
+      }
     }
   }
 }
