@@ -5,6 +5,7 @@ import { apiKeyFor, missingKeyMessage, needsApiKey } from './account/credentials
 import type { ActiveTurn } from './agent/activeTurn';
 import type { CompactionLimits } from './agent/compaction';
 import { UsageTotals } from './agent/usage';
+import { Approvals } from './approvals/approvals';
 import { loadConfig, type LoadedConfig } from './config/configFile';
 import { knownContextWindow } from './config/contextWindows';
 import type { ConfigDefaults, ThreadSettings } from './config/settings';
@@ -28,6 +29,8 @@ export class Services {
   /** The running turn of each thread that has one. */
   readonly turns = new Map<string, ActiveTurn>();
   readonly auth: AuthStore;
+  /** Server requests to the clients of each thread, and what they approved for the session. */
+  readonly approvals: Approvals;
   private readonly usage = new Map<string, UsageTotals>();
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
@@ -38,9 +41,11 @@ export class Services {
     readonly log: Logger,
   ) {
     this.auth = new AuthStore(home, log);
+    this.approvals = new Approvals(this.loaded, log);
     this.loaded.onUnload((threadId) => {
       this.settings.delete(threadId);
       this.usage.delete(threadId);
+      this.approvals.forget(threadId);
     });
   }
 

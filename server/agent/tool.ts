@@ -1,9 +1,17 @@
 // What the agent loop needs from a tool: a spec to offer the model and a way to run a call. Tools
 // live in server/tools; the loop sees only this interface.
+import type { AskForApproval, SandboxPolicy } from '../protocol/enums';
 import type { ContentPart, ConversationEntry, ToolSpec } from '../providers/types';
+import type { ApprovalGate } from './approvalGate';
 import type { TurnEmitter } from './turnEmitter';
 
 export type ToolCall = Extract<ConversationEntry, { kind: 'toolCall' }>;
+
+/** What the user allows this turn's tools to do without asking, and how commands are confined. */
+export interface ToolPermissions {
+  approvalPolicy: AskForApproval;
+  sandboxPolicy: SandboxPolicy;
+}
 
 export interface ToolContext {
   threadId: string;
@@ -11,6 +19,9 @@ export interface ToolContext {
   cwd: string;
   signal: AbortSignal;
   emit: TurnEmitter;
+  permissions: ToolPermissions;
+  /** Asks the user (see server/approvals/approvals.ts for the steps a tool follows). */
+  approvals: ApprovalGate;
 }
 
 export interface ToolResult {

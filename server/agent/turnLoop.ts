@@ -7,7 +7,8 @@ import { isModelError } from '../providers/types';
 import type { ActiveTurn } from './activeTurn';
 import { compact, needsCompaction, type CompactionLimits } from './compaction';
 import { streamResponse } from './responseStream';
-import type { AgentTool, ToolCall, ToolContext } from './tool';
+import type { ApprovalGate } from './approvalGate';
+import type { AgentTool, ToolCall, ToolContext, ToolPermissions } from './tool';
 import { ToolInputError } from './tool';
 import type { TurnEmitter } from './turnEmitter';
 import { isAbort, toTurnError } from './turnError';
@@ -23,6 +24,8 @@ export interface TurnSpec {
   input: ConversationEntry[];
   tools: AgentTool[];
   cwd: string;
+  permissions: ToolPermissions;
+  approvals: ApprovalGate;
   limits: CompactionLimits;
   usage: UsageTotals;
   /** Compact and stop (thread/compact/start) instead of asking the model to answer. */
@@ -103,6 +106,8 @@ class Loop {
       cwd: this.spec.cwd,
       signal: this.active.signal,
       emit: this.emit,
+      permissions: this.spec.permissions,
+      approvals: this.spec.approvals,
     };
     const result = tool
       ? await tool.run(call, context).catch((error: unknown) => {

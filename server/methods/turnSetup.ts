@@ -10,6 +10,7 @@ import type { Services } from '../services';
 import type { ThreadStore } from '../threads/threadStore';
 import { updatePlanTool } from '../tools/updatePlan';
 import { settingsFor } from './threadSettings';
+import { effectiveSandboxPolicy } from '../config/settings';
 
 export interface TurnInput {
   entries: ConversationEntry[];
@@ -56,6 +57,8 @@ export async function prepareTurn(
     input: [...notes, ...input.entries],
     tools: toolsFor(config),
     cwd: settings.cwd,
+    permissions: { approvalPolicy: settings.approvalPolicy, sandboxPolicy: effectiveSandboxPolicy(settings) },
+    approvals: services.approvals.gateFor(active),
     limits: config.compactionLimits(settings.model),
     usage: services.usageOf(threadId),
     compactOnly: input.compactOnly,

@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
-import { clientRequests, serverNotifications, type MethodSpec } from './methods';
+import { clientRequests, serverNotifications, serverRequests, type MethodSpec } from './methods';
 import { isExperimental } from './schema';
 
 export interface GenerateOptions {
@@ -52,21 +52,27 @@ export function protocolTypes(options: GenerateOptions): NamedSchema[] {
   }
   for (const [method, schema] of Object.entries(serverNotifications))
     add(`${pascal(method)}Notification`, schema);
+  for (const [method, spec] of Object.entries(serverRequests)) {
+    add(`${pascal(method)}Params`, spec.params);
+    add(`${pascal(method)}Response`, spec.result);
+  }
   return types;
 }
+
+const requestEntry = (method: string): JsonSchema => ({
+  type: 'object',
+  required: ['id', 'method', 'params'],
+  properties: {
+    id: { type: ['string', 'integer'] },
+    method: { enum: [method], type: 'string' },
+    params: { $ref: `#/definitions/${pascal(method)}Params` },
+  },
+});
 
 function methodTables(options: GenerateOptions): JsonSchema {
   const requests = (Object.entries(clientRequests) as [string, MethodSpec][])
     .filter(([, spec]) => options.experimental || !spec.experimental)
-    .map(([method]) => ({
-      type: 'object',
-      required: ['id', 'method', 'params'],
-      properties: {
-        id: { type: ['string', 'integer'] },
-        method: { enum: [method], type: 'string' },
-        params: { $ref: `#/definitions/${pascal(method)}Params` },
-      },
-    }));
+    .map(([method]) => requestEntry(method));
   const notifications = Object.keys(serverNotifications).map((method) => ({
     type: 'object',
     required: ['method', 'params'],
@@ -75,7 +81,11 @@ function methodTables(options: GenerateOptions): JsonSchema {
       params: { $ref: `#/definitions/${pascal(method)}Notification` },
     },
   }));
-  return { ClientRequest: { oneOf: requests }, ServerNotification: { oneOf: notifications } };
+  return {
+    ClientRequest: { oneOf: requests },
+    ServerNotification: { oneOf: notifications },
+    ServerRequest: { oneOf: Object.keys(serverRequests).map(requestEntry) },
+  };
 }
 
 export async function writeJsonSchema(outDir: string, options: GenerateOptions): Promise<void> {

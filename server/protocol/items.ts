@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Opt, StringEnum } from './schema';
 import { UserInput } from './userInput';
+import { CommandExecutionItem } from './commandExecution';
 
 export const MessagePhase = StringEnum(['commentary', 'final_answer']);
 
@@ -40,6 +41,7 @@ export const ThreadItem = Type.Union([
   ReasoningItem,
   PlanItem,
   ContextCompactionItem,
+  CommandExecutionItem,
 ]);
 export type ThreadItem = Static<typeof ThreadItem>;
 export type UserMessageItem = Static<typeof UserMessageItem>;

@@ -3,6 +3,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { InitializeParams, InitializeResponse } from './initialize';
 import { serverNotifications } from './notifications';
+import { serverRequests } from './serverRequests';
 import * as T from './threadMethods';
 import * as U from './turnMethods';
 import * as A from './accountMethods';
@@ -48,6 +49,6 @@ export type ClientMethod = keyof typeof clientRequests;
 export type ParamsOf<M extends ClientMethod> = Static<(typeof clientRequests)[M]['params']>;
 export type ResultOf<M extends ClientMethod> = Static<(typeof clientRequests)[M]['result']>;
 
-export { serverNotifications };
+export { serverNotifications, serverRequests };
 export type NotificationMethod = keyof typeof serverNotifications;
 export type NotificationParamsOf<N extends NotificationMethod> = Static<(typeof serverNotifications)[N]>;

@@ -4,6 +4,8 @@ import { Nullable, Shape } from './schema';
 import { Thread, ThreadStatus } from './thread';
 import { turnNotifications } from './turnMethods';
 import { accountNotifications } from './accountMethods';
+import { commandExecutionNotifications } from './commandExecution';
+import { serverRequestNotifications } from './serverRequests';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -16,4 +18,6 @@ export const serverNotifications = {
   'thread/name/updated': Shape({ ...ThreadId, threadName: Nullable(Type.String()) }),
   ...turnNotifications,
   ...accountNotifications,
+  ...commandExecutionNotifications,
+  ...serverRequestNotifications,
 } as const;

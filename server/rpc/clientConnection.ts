@@ -12,6 +12,7 @@ import type { Logger } from '../log';
 import { Admission, IGNORED } from './admission';
 import type { MalformedMessage } from './envelope';
 import { ErrorCodes, RpcError } from './rpcError';
+import { OutgoingRequests, type SentRequest } from './outgoingRequests';
 
 export interface ReaderHooks {
   onMalformed: (error: MalformedMessage) => void;
@@ -46,7 +47,8 @@ export interface Peer {
   readonly clientInfo: ClientInfo | undefined;
   completeHandshake(handshake: Handshake): void;
   notify(method: string, params?: unknown): void;
-  request(method: string, params?: unknown): Promise<unknown>;
+  /** Sends a server request; its id is known at once, its answer later. */
+  request(method: string, params?: unknown): SentRequest;
   onClose(listener: () => void): void;
 }
 
@@ -70,9 +72,11 @@ export class ClientConnection implements Peer {
   private readonly closeListeners: (() => void)[] = [];
   private readonly connection: MessageConnection;
   private readonly writer: MessageWriter;
+  private readonly outgoing: OutgoingRequests;
 
   constructor(transport: Transport, dispatch: Dispatch, log: Logger) {
     const admission = new Admission();
+    this.outgoing = new OutgoingRequests((reason) => log.info(`connection ${this.id}: ${reason}`));
     const reject = (error: MalformedMessage) => {
       log.debug(`connection ${this.id}: ${error.message}`);
       this.writer.write(admission.rejection(error)).catch(() => {});
@@ -80,6 +84,10 @@ export class ClientConnection implements Peer {
     const reader = transport.createReader({
       onMalformed: reject,
       admit: (message) => {
+        if (this.outgoing.isResponse(message)) {
+          this.outgoing.settle(message);
+          return false;
+        }
         const error = admission.admit(message);
         if (error && error !== IGNORED) reject(error);
         return error === undefined;
@@ -114,9 +122,11 @@ export class ClientConnection implements Peer {
     this.connection.sendNotification(method, params).catch(() => {});
   }
 
-  request(method: string, params?: unknown): Promise<unknown> {
-    if (this.closed) return Promise.reject(new Error(`connection ${this.id} is closed`));
-    return this.connection.sendRequest(method, params);
+  request(method: string, params?: unknown): SentRequest {
+    const { sent, message } = this.outgoing.create(method, params);
+    if (this.closed) this.outgoing.closeAll();
+    else this.writer.write(message).catch(() => {});
+    return sent;
   }
 
   onClose(listener: () => void): void {
@@ -139,6 +149,7 @@ export class ClientConnection implements Peer {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.outgoing.closeAll();
     this.connection.dispose();
     for (const listener of this.closeListeners.splice(0)) listener();
   }

@@ -41,6 +41,11 @@ export class LoadedThreads {
     return this.threads.get(threadId)?.status ?? NOT_LOADED;
   }
 
+  /** The connections subscribed to a thread: they hear its events and are asked its server requests. */
+  subscribers(threadId: string): Peer[] {
+    return [...(this.threads.get(threadId)?.subscribers ?? [])];
+  }
+
   /** Loads the thread if needed (idle) and subscribes the peer to its events. */
   subscribe(threadId: string, peer: Peer): void {
     let thread = this.threads.get(threadId);

@@ -33,6 +33,10 @@ describe('schema output', () => {
     assert.ok(validate({ id: 1, method: 'thread/list', params: { limit: 5 } }));
     assert.ok(!validate({ id: 1, method: 'thread/list', params: { limit: 'five' } }));
     assert.ok(readdirSync(stable).includes('ThreadStartParams.json'));
+    const serverRequest = ajv.compile({ $ref: 'bundle#/definitions/ServerRequest' });
+    const approval = { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1 };
+    assert.ok(serverRequest({ id: 0, method: 'item/fileChange/requestApproval', params: approval }));
+    assert.ok(!serverRequest({ id: 0, method: 'item/fileChange/requestApproval', params: {} }));
     assert.equal(bundle.definitions.ThreadStartParams.properties.dynamicTools, undefined);
     const experimental = generate('generate-json-schema', true);
     const full = JSON.parse(readFileSync(join(experimental, 'ThreadStartParams.json'), 'utf8'));

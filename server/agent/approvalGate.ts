@@ -1,0 +1,70 @@
+// What a tool may ask the user while its turn runs, and the answers it gets. The agent loop only
+// passes the gate to tools (ToolContext.approvals); server/approvals implements it with server
+// requests to the thread's clients, so tools stay free of JSON-RPC.
+import type { CommandAction } from '../protocol/commandExecution';
+import type { ThreadActiveFlag } from '../protocol/thread';
+import type {
+  NetworkPolicyAmendment,
+  ServerRequestMethod,
+  ServerRequestParamsOf,
+} from '../protocol/serverRequests';
+import type { Static } from '@sinclair/typebox';
+
+export interface CommandQuestion {
+  /** The commandExecution item the request is about; it must have been started already. */
+  itemId: string;
+  command: string;
+  /** The command as words, for remembering a session-wide yes as a prefix. */
+  argv: string[];
+  cwd: string;
+  commandActions: CommandAction[];
+  reason?: string | null;
+  proposedExecpolicyAmendment?: string[] | null;
+}
+
+export interface FileChangeQuestion {
+  /** The fileChange item the request is about; the changes travel in the item, not the request. */
+  itemId: string;
+  /** Absolute paths the change writes (moves included). */
+  paths: string[];
+  reason?: string | null;
+  /** A root the change asks to write under; a session-wide yes then covers all of it. */
+  grantRoot?: string | null;
+}
+
+export type ApprovalOutcome = 'accept' | 'decline' | 'cancel';
+
+export interface ApprovalDecision {
+  outcome: ApprovalOutcome;
+  /** Yes for the rest of the thread; the gate has already remembered it. */
+  forSession: boolean;
+  execpolicyAmendment?: string[];
+  networkPolicyAmendment?: NetworkPolicyAmendment;
+  /** Set when nobody answered: the turn was interrupted, or no client could be asked. */
+  unanswered?: 'interrupted' | 'noClient';
+}
+
+/** An answer to a generic server request (user input, dynamic tool calls). */
+export type ClientAnswer =
+  | { answered: true; result: unknown }
+  | { answered: false; reason: 'interrupted' | 'noClient' | 'error'; message: string };
+
+/** What the thread status shows while the request waits. */
+export type WaitingFlag = Static<typeof ThreadActiveFlag>;
+
+export interface ApprovalGate {
+  /** Asks whether a command may run. `cancel` has already interrupted the turn when it returns. */
+  command(question: CommandQuestion): Promise<ApprovalDecision>;
+  /** Asks whether a file change may be applied. `cancel` has already interrupted the turn. */
+  fileChange(question: FileChangeQuestion): Promise<ApprovalDecision>;
+  /** Whether an earlier acceptForSession (or execpolicy amendment) covers this command. */
+  commandAllowedForSession(argv: string[]): boolean;
+  /** Whether an earlier acceptForSession covers every one of these paths. */
+  filesAllowedForSession(paths: string[]): boolean;
+  /** Any other server request of this turn (the thread shows `flag` while it waits). */
+  ask<M extends ServerRequestMethod>(
+    method: M,
+    params: ServerRequestParamsOf<M>,
+    flag: WaitingFlag,
+  ): Promise<ClientAnswer>;
+}

@@ -1,0 +1,133 @@
+// Approvals: how a tool asks the user before it acts.
+//
+// A tool gets `context.approvals` (an ApprovalGate, server/agent/approvalGate.ts) and does:
+//   1. decide whether it must ask at all: the thread's policy (`context.permissions`) and
+//      `approvals.commandAllowedForSession(argv)` / `approvals.filesAllowedForSession(paths)`,
+//      which remember earlier acceptForSession answers (command prefixes, file roots);
+//   2. emit `item/started` for its item (commandExecution / fileChange, status inProgress);
+//   3. `await approvals.command({itemId, command, argv, cwd, commandActions, reason})` or
+//      `await approvals.fileChange({itemId, paths, reason, grantRoot})`. This sends
+//      `item/commandExecution/requestApproval` / `item/fileChange/requestApproval` to every client
+//      subscribed to the thread, shows `activeFlags: ["waitingOnApproval"]` meanwhile, takes the
+//      first answer and emits `serverRequest/resolved`;
+//   4. act on `decision.outcome`: `accept` → run/apply; `decline` → complete the item `declined`
+//      and tell the model it was declined; `cancel` → the same, and the turn is already being
+//      interrupted when the promise settles. `decision.unanswered` says nobody answered (the turn
+//      was interrupted, or no client could be asked); the outcome is then `decline` or `cancel`.
+//   5. complete the item. Session-wide yeses are remembered by the gate, not by the tool.
+// Other server requests of a turn (request_user_input, dynamic tool calls) use `approvals.ask`.
+import type { ActiveTurn } from '../agent/activeTurn';
+import type {
+  ApprovalDecision,
+  ApprovalGate,
+  CommandQuestion,
+  FileChangeQuestion,
+} from '../agent/approvalGate';
+import type { Logger } from '../log';
+import type { CommandExecutionApprovalDecision, ServerRequestParamsOf } from '../protocol/serverRequests';
+import type { LoadedThreads } from '../threads/loadedThreads';
+import { readDecision } from './decisions';
+import { ServerRequestBroker } from './serverRequestBroker';
+import { SessionGrants } from './sessionGrants';
+
+/** What a command approval prompt may offer, in the order a client should show them. */
+const COMMAND_DECISIONS: CommandExecutionApprovalDecision[] = [
+  'accept',
+  'acceptForSession',
+  'decline',
+  'cancel',
+];
+
+type ApprovalMethod = 'item/commandExecution/requestApproval' | 'item/fileChange/requestApproval';
+
+export class Approvals {
+  readonly broker: ServerRequestBroker;
+  private readonly grants = new Map<string, SessionGrants>();
+
+  constructor(
+    loaded: LoadedThreads,
+    private readonly log: Logger,
+  ) {
+    this.broker = new ServerRequestBroker(loaded, log);
+  }
+
+  grantsOf(threadId: string): SessionGrants {
+    let grants = this.grants.get(threadId);
+    if (!grants) this.grants.set(threadId, (grants = new SessionGrants()));
+    return grants;
+  }
+
+  /** The thread was unloaded: its session-wide yeses end with it. */
+  forget(threadId: string): void {
+    this.grants.delete(threadId);
+  }
+
+  /** The gate a turn's tools ask through. */
+  gateFor(turn: Pick<ActiveTurn, 'threadId' | 'turnId' | 'onInterrupt' | 'interrupt'>): ApprovalGate {
+    const { threadId, turnId } = turn;
+    const grants = this.grantsOf(threadId);
+    const onInterrupt = (cleanup: () => void) => turn.onInterrupt(cleanup);
+    const decide = async <M extends ApprovalMethod>(
+      method: M,
+      params: ServerRequestParamsOf<M>,
+    ): Promise<ApprovalDecision> => {
+      const answer = await this.broker.ask(threadId, method, params, 'waitingOnApproval', onInterrupt);
+      if (!answer.answered) {
+        if (answer.reason === 'error') this.log.warn(`${method} on ${threadId}: ${answer.message}`);
+        const outcome = answer.reason === 'interrupted' ? 'cancel' : 'decline';
+        const unanswered = answer.reason === 'interrupted' ? 'interrupted' : 'noClient';
+        return { outcome, forSession: false, unanswered };
+      }
+      const kind = method === 'item/fileChange/requestApproval' ? 'fileChange' : 'command';
+      const { decision, problem } = readDecision(answer.result, kind);
+      if (problem) this.log.warn(`${method} on ${threadId}: ${problem}; taken as decline`);
+      if (decision.outcome === 'cancel') turn.interrupt();
+      return decision;
+    };
+    return {
+      command: async (q: CommandQuestion) => {
+        const decision = await decide('item/commandExecution/requestApproval', {
+          threadId,
+          turnId,
+          itemId: q.itemId,
+          startedAtMs: Date.now(),
+          command: q.command,
+          cwd: q.cwd,
+          reason: q.reason ?? null,
+          commandActions: q.commandActions,
+          ...(q.proposedExecpolicyAmendment?.length
+            ? { proposedExecpolicyAmendment: q.proposedExecpolicyAmendment }
+            : {}),
+          availableDecisions: q.proposedExecpolicyAmendment?.length
+            ? [
+                ...COMMAND_DECISIONS.slice(0, 2),
+                { acceptWithExecpolicyAmendment: { execpolicy_amendment: q.proposedExecpolicyAmendment } },
+                ...COMMAND_DECISIONS.slice(2),
+              ]
+            : COMMAND_DECISIONS,
+        });
+        if (decision.outcome === 'accept' && decision.forSession) grants.allowCommandPrefix(q.argv);
+        if (decision.outcome === 'accept' && decision.execpolicyAmendment)
+          grants.allowCommandPrefix(decision.execpolicyAmendment);
+        return decision;
+      },
+      fileChange: async (q: FileChangeQuestion) => {
+        const decision = await decide('item/fileChange/requestApproval', {
+          threadId,
+          turnId,
+          itemId: q.itemId,
+          startedAtMs: Date.now(),
+          reason: q.reason ?? null,
+          grantRoot: q.grantRoot ?? null,
+        });
+        if (decision.outcome === 'accept' && decision.forSession) {
+          for (const root of q.grantRoot ? [q.grantRoot] : q.paths) grants.allowRoot(root);
+        }
+        return decision;
+      },
+      commandAllowedForSession: (argv) => grants.commandAllowed(argv),
+      filesAllowedForSession: (paths) => grants.pathsAllowed(paths),
+      ask: (method, params, flag) => this.broker.ask(threadId, method, params, flag, onInterrupt),
+    };
+  }
+}

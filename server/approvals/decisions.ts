@@ -1,0 +1,71 @@
+// Reads a client's answer to an approval request. Accepts the schema's decision shapes, the older
+// `{decision: "accept", acceptSettings: {forSession}}` form and the v1 review words; anything else
+// is a decline, so a confused client can never approve by accident.
+import type { ApprovalDecision } from '../agent/approvalGate';
+
+export interface ReadDecision {
+  decision: ApprovalDecision;
+  /** Why the answer could not be read (it was taken as a decline). */
+  problem?: string;
+}
+
+const WORDS: Record<string, Pick<ApprovalDecision, 'outcome' | 'forSession'>> = {
+  accept: { outcome: 'accept', forSession: false },
+  acceptForSession: { outcome: 'accept', forSession: true },
+  decline: { outcome: 'decline', forSession: false },
+  cancel: { outcome: 'cancel', forSession: false },
+  // The v1 protocol's ReviewDecision spellings.
+  approved: { outcome: 'accept', forSession: false },
+  approved_for_session: { outcome: 'accept', forSession: true },
+  denied: { outcome: 'decline', forSession: false },
+  abort: { outcome: 'cancel', forSession: false },
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const declined = (problem: string): ReadDecision => ({
+  decision: { outcome: 'decline', forSession: false },
+  problem,
+});
+
+/** Reads an approval answer; only command approvals may carry the amendment objects. */
+export function readDecision(result: unknown, kind: 'command' | 'fileChange'): ReadDecision {
+  if (!isObject(result)) return declined('the answer is not an object');
+  const { decision } = result;
+  if (typeof decision === 'string') {
+    const word = WORDS[decision];
+    if (!word) return declined(`unknown decision ${JSON.stringify(decision).slice(0, 60)}`);
+    const settings = result.acceptSettings;
+    const forSession = word.forSession || (isObject(settings) && settings.forSession === true);
+    return { decision: { ...word, forSession: word.outcome === 'accept' && forSession } };
+  }
+  if (kind === 'command' && isObject(decision)) return readAmendment(decision);
+  return declined('the answer has no decision');
+}
+
+function readAmendment(decision: Record<string, unknown>): ReadDecision {
+  const exec = decision.acceptWithExecpolicyAmendment;
+  if (isObject(exec)) {
+    const prefix = exec.execpolicy_amendment;
+    if (Array.isArray(prefix) && prefix.length > 0 && prefix.every((word) => typeof word === 'string')) {
+      return { decision: { outcome: 'accept', forSession: false, execpolicyAmendment: prefix } };
+    }
+    return declined('acceptWithExecpolicyAmendment needs a non-empty execpolicy_amendment of strings');
+  }
+  const network = decision.applyNetworkPolicyAmendment;
+  if (isObject(network) && isObject(network.network_policy_amendment)) {
+    const { host, action } = network.network_policy_amendment;
+    if (typeof host === 'string' && (action === 'allow' || action === 'deny')) {
+      return {
+        decision: {
+          outcome: action === 'allow' ? 'accept' : 'decline',
+          forSession: false,
+          networkPolicyAmendment: { host, action },
+        },
+      };
+    }
+    return declined('applyNetworkPolicyAmendment needs {host, action: "allow"|"deny"}');
+  }
+  return declined('unknown decision object');
+}
