@@ -1,22 +1,37 @@
 // Extension entry point: creates the one shared server connection and hands it to each part of the UI.
 // Every disposable goes through the extension context.
 import * as vscode from 'vscode';
-import { EmptyThreadsProvider } from './threads/emptyThreadsProvider';
+import { accountCommands } from './account/accountCommands';
+import { ProviderKeys } from './account/providerKeys';
 import { serverVersion } from './server/serverVersion';
+import { ServerStatus } from './server/serverStatus';
 import { ThreadlineServer } from './server/threadlineServer';
+import { ThreadsView } from './threads/threadsView';
 
 let server: ThreadlineServer | undefined;
 
-export function activate(context: vscode.ExtensionContext): ThreadlineServer {
+/** What activate() returns: the in-editor tests drive the extension through it. */
+export interface ThreadlineApi {
+  server: ThreadlineServer;
+  threads: ThreadsView;
+}
+
+export function activate(context: vscode.ExtensionContext): ThreadlineApi {
   server = new ThreadlineServer(context);
+  const keys = new ProviderKeys(context.secrets, context.globalState);
+  // The first launch waits for the stored keys, so the server starts with them in its environment.
+  server.prepare(keys.env().then((env) => server?.setProviderKeys(env)));
+  const threads = new ThreadsView(server, context.workspaceState);
   context.subscriptions.push(
     server,
-    vscode.window.registerTreeDataProvider('threadline.threads', new EmptyThreadsProvider()),
+    threads,
+    new ServerStatus(server),
+    ...accountCommands(server, keys),
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
     vscode.commands.registerCommand('threadline.showLog', () => server?.log.show()),
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
   );
-  return server;
+  return { server, threads };
 }
 
 /** VS Code waits for this (it disposes the subscriptions afterwards): the server child exits cleanly. */

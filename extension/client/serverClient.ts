@@ -80,6 +80,10 @@ export class ServerClient {
     this.policy = options.policy ?? new RestartPolicy();
   }
 
+  get pid(): number | undefined {
+    return this.running?.child.pid;
+  }
+
   onStateChange(listener: Listener<[ServerState, string | undefined]>): Unsubscribe {
     return subscribe(this.stateListeners, listener);
   }

@@ -29,6 +29,10 @@ export class ThreadlineServer implements vscode.Disposable {
   private keys: Record<string, string> = {};
   private initialized: ResultOf<'initialize'> | undefined;
   private stopping: Promise<void> | undefined;
+  private prepared: Promise<unknown> = Promise.resolve();
+  /** Threads some view shows, with how many views: re-subscribed after a restart. */
+  private readonly open = new Map<string, number>();
+  private readonly resubscribed = new vscode.EventEmitter<ResultOf<'thread/resume'>>();
 
   constructor(extension: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Threadline', { log: true });
@@ -49,8 +53,10 @@ export class ThreadlineServer implements vscode.Disposable {
     this.client.onNotification((method, params) => {
       for (const listener of this.listeners.get(method) ?? []) listener(params as never);
     });
+    this.client.onRestarted(() => void this.resubscribe());
     this.disposables.push(
       this.log,
+      this.resubscribed,
       onSettingsChanged(['server.command', 'server.args'], () => void this.restartIfRunning()),
     );
   }
@@ -64,6 +70,11 @@ export class ThreadlineServer implements vscode.Disposable {
     return this.client.failure;
   }
 
+  /** The server child's process id while it runs (for diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.client.pid;
+  }
+
   /** The server's initialize answer, once it has started. */
   get info(): ResultOf<'initialize'> | undefined {
     return this.initialized;
@@ -74,8 +85,14 @@ export class ThreadlineServer implements vscode.Disposable {
     return this.initialized?.userAgent.startsWith('threadline/') ?? false;
   }
 
+  /** Work the first launch waits for (reading the stored provider keys into its environment). */
+  prepare(work: Promise<unknown>): void {
+    this.prepared = work.catch((error: Error) => this.log.error(`preparing the server: ${error.message}`));
+  }
+
   /** Starts the server if needed and waits for its handshake. */
   async start(): Promise<ResultOf<'initialize'>> {
+    await this.prepared;
     this.initialized = await this.client.start();
     return this.initialized;
   }
@@ -119,6 +136,24 @@ export class ThreadlineServer implements vscode.Disposable {
     );
   }
 
+  /**
+   * Marks a thread as shown (the conversation view): after a restart the server has forgotten it, so it
+   * is resumed with `excludeTurns` and `onResubscribed` reports the fresh thread; a turn the view saw
+   * running did not survive the crash, so the view shows it as interrupted.
+   */
+  keepSubscribed(threadId: string): vscode.Disposable {
+    this.open.set(threadId, (this.open.get(threadId) ?? 0) + 1);
+    return new vscode.Disposable(() => {
+      const count = (this.open.get(threadId) ?? 1) - 1;
+      if (count > 0) this.open.set(threadId, count);
+      else this.open.delete(threadId);
+    });
+  }
+
+  get onResubscribed(): vscode.Event<ResultOf<'thread/resume'>> {
+    return this.resubscribed.event;
+  }
+
   /** Provider keys for the child's environment; a running server restarts so it sees the change. */
   async setProviderKeys(keys: Record<string, string>): Promise<void> {
     const changed = JSON.stringify(keys) !== JSON.stringify(this.keys);
@@ -140,6 +175,16 @@ export class ThreadlineServer implements vscode.Disposable {
   /** Resolves once the child process has exited (deactivate waits for it). */
   stopped(): Promise<void> {
     return this.stopping ?? Promise.resolve();
+  }
+
+  private async resubscribe(): Promise<void> {
+    for (const threadId of [...this.open.keys()]) {
+      try {
+        this.resubscribed.fire(await this.client.request('thread/resume', { threadId, excludeTurns: true }));
+      } catch (error) {
+        this.log.warn(`could not re-open thread ${threadId} after the restart: ${(error as Error).message}`);
+      }
+    }
   }
 
   private async restartIfRunning(): Promise<void> {

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { vsixPath } from '../helpers/paths';
 import { Browser } from './browser';
 import { CodeServer } from './codeServer';
-import { resultsPath } from './paths';
+import { resultsPath, scratchDir } from './paths';
 import { openWorkbench, screenshot } from './workbench';
 import { createWorkspace } from './workspace';
 
@@ -14,6 +14,8 @@ export interface Workbench {
   readonly server: CodeServer;
   readonly browser: Browser;
   readonly workspace: string;
+  /** The suite's THREADLINE_HOME: the extension's server keeps its threads here, never in ~/.threadline. */
+  readonly home: string;
 }
 
 export function fileName(title: string): string {
@@ -28,6 +30,7 @@ export function useWorkbench(files: Record<string, string> = { 'README.md': '# D
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let workspace = '';
+  let home = '';
   const fixture: Workbench = {
     get page() {
       return browser!.page;
@@ -41,12 +44,16 @@ export function useWorkbench(files: Record<string, string> = { 'README.md': '# D
     get workspace() {
       return workspace;
     },
+    get home() {
+      return home;
+    },
   };
 
   before(async function () {
     this.timeout(120_000);
     if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run npm run package first`);
-    server = await CodeServer.start({ vsixFiles: [vsixPath] });
+    home = scratchDir('threadline-home-');
+    server = await CodeServer.start({ vsixFiles: [vsixPath], env: { THREADLINE_HOME: home } });
     browser = await Browser.launch();
   });
 
@@ -76,6 +83,7 @@ export function useWorkbench(files: Record<string, string> = { 'README.md': '# D
     this.timeout(30_000);
     await browser?.close();
     await server?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
   });
 
   return fixture;

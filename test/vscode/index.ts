@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'threadline-vscode-tests', mocha);
   await import('./smoke.test');
   await import('./server.test');
+  await import('./threads.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {
       if (failures > 0) reject(new Error(`${failures} in-editor test(s) failed`));

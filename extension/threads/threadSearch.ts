@@ -1,0 +1,72 @@
+// "Search Threads": a Quick Pick that asks the server (`searchTerm`) as the user types and lets VS Code's
+// own fuzzy matching rank names and previews among what came back.
+import * as vscode from 'vscode';
+import type { Thread } from '../../server/protocol/thread';
+import type { ThreadlineServer } from '../server/threadlineServer';
+import { relativeTime } from './recency';
+import { threadLabel } from './threadLabels';
+import { listedSources } from './threadTreeModel';
+
+interface ThreadPick extends vscode.QuickPickItem {
+  threadId: string;
+}
+
+const debounceMs = 150;
+
+export function searchThreads(server: ThreadlineServer): Promise<string | undefined> {
+  const pick = vscode.window.createQuickPick<ThreadPick>();
+  pick.title = 'Search Threads';
+  pick.placeholder = 'Type to search names, prompts and messages of every thread';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  const found = new Map<string, Thread>();
+  let asked = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const query = async (term: string) => {
+    const mine = ++asked;
+    pick.busy = true;
+    try {
+      const { data } = await server.request('thread/list', {
+        limit: 50,
+        sortKey: 'updated_at',
+        sourceKinds: listedSources,
+        ...(term ? { searchTerm: term } : {}),
+      });
+      if (mine !== asked) return;
+      for (const thread of data) found.set(thread.id, thread);
+      const now = new Date();
+      // Everything found so far stays listed so the fuzzy filter can still rank it while the user types.
+      pick.items = [...found.values()]
+        .sort((a, b) => b.updatedAt - a.updatedAt)
+        .map((thread) => ({
+          threadId: thread.id,
+          label: threadLabel(thread),
+          description: relativeTime(thread.updatedAt, now),
+          detail: thread.name ? thread.preview.trim().slice(0, 200) : thread.cwd,
+        }));
+    } catch (error) {
+      pick.placeholder = `Search failed: ${(error as Error).message}`;
+    } finally {
+      if (mine === asked) pick.busy = false;
+    }
+  };
+
+  return new Promise((resolve) => {
+    pick.onDidChangeValue((value) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void query(value.trim()), debounceMs);
+    });
+    pick.onDidAccept(() => {
+      resolve(pick.selectedItems[0]?.threadId);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      clearTimeout(timer);
+      resolve(undefined);
+      pick.dispose();
+    });
+    pick.show();
+    void query('');
+  });
+}

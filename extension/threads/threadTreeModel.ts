@@ -1,0 +1,296 @@
+// The Threads tree as data, without VS Code: the workspace's (or every) thread grouped by recency, paged
+// with "Load more…", an Archived node with its own paging, and live updates applied in place so the view
+// keeps its selection and expansion. Tested in Node against the real server.
+import type {
+  NotificationMethod,
+  NotificationParamsOf,
+  ParamsOf,
+  ResultOf,
+} from '../../server/protocol/methods';
+import type { Thread } from '../../server/protocol/thread';
+import { recencyGroups, recencyOf, type RecencyGroup } from './recency';
+
+export interface ThreadSource {
+  list(params: ParamsOf<'thread/list'>): Promise<ResultOf<'thread/list'>>;
+  read(threadId: string): Promise<Thread>;
+}
+
+export type SectionId = 'active' | 'archived';
+export type GroupNode = { kind: 'group'; group: RecencyGroup; label: string };
+export type ThreadNode = { kind: 'thread'; thread: Thread; archived: boolean };
+export type LoadMoreNode = { kind: 'loadMore'; section: SectionId };
+export type ArchivedNode = { kind: 'archived' };
+export type TreeNode = GroupNode | ThreadNode | LoadMoreNode | ArchivedNode;
+
+/** The sources the tree lists: interactive clients and other app-server clients. */
+export const listedSources: ParamsOf<'thread/list'>['sourceKinds'] = ['cli', 'vscode', 'appServer'];
+
+interface Section {
+  threads: ThreadNode[];
+  cursor: string | null;
+  loaded: boolean;
+  loading?: Promise<void>;
+  readonly more: LoadMoreNode;
+}
+
+export interface ThreadTreeOptions {
+  /** Workspace folders to list, or undefined for every workspace. */
+  scope: () => string[] | undefined;
+  pageSize?: number;
+  now?: () => Date;
+}
+
+type Changed = (nodes: TreeNode[] | undefined) => void;
+
+export class ThreadTreeModel {
+  readonly archivedNode: ArchivedNode = { kind: 'archived' };
+  private readonly groups = new Map<RecencyGroup, GroupNode>(
+    recencyGroups.map(({ id, label }) => [id, { kind: 'group', group: id, label }]),
+  );
+  private active = this.section('active');
+  private archived = this.section('archived');
+  private readonly nodes = new Map<string, ThreadNode>();
+  private readonly listeners: Changed[] = [];
+  private readonly pageSize: number;
+  private readonly now: () => Date;
+  /** Whether anything is archived, asked only when nothing is active (else the node is always shown). */
+  private anyArchived = false;
+  /** Why the last listing failed, for the view's error state. */
+  error: string | undefined;
+
+  constructor(
+    private readonly source: ThreadSource,
+    private readonly options: ThreadTreeOptions,
+  ) {
+    this.pageSize = options.pageSize ?? 50;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** `undefined`: the whole tree changed; otherwise these nodes (and their children). */
+  onDidChange(listener: Changed): () => void {
+    this.listeners.push(listener);
+    return () => this.listeners.splice(this.listeners.indexOf(listener), 1);
+  }
+
+  async children(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) return this.rootChildren();
+    if (node.kind === 'group') return this.active.threads.filter((t) => this.groupOf(t) === node.group);
+    if (node.kind === 'archived') {
+      await this.ensureLoaded(this.archived);
+      return [...this.archived.threads, ...(this.archived.cursor ? [this.archived.more] : [])];
+    }
+    return [];
+  }
+
+  /** The group a thread node sits in, or the Archived node: what to reveal it under. */
+  parent(node: TreeNode): TreeNode | undefined {
+    if (node.kind === 'thread')
+      return node.archived ? this.archivedNode : this.groups.get(this.groupOf(node));
+    if (node.kind === 'loadMore' && node.section === 'archived') return this.archivedNode;
+    return undefined;
+  }
+
+  thread(threadId: string): ThreadNode | undefined {
+    return this.nodes.get(threadId);
+  }
+
+  /** Threads waiting for the user's approval (the view's badge). */
+  waitingCount(): number {
+    let count = 0;
+    for (const { thread } of this.nodes.values()) {
+      const { status } = thread;
+      if (status.type === 'active' && status.activeFlags.includes('waitingOnApproval')) count++;
+    }
+    return count;
+  }
+
+  async loadMore(section: SectionId): Promise<void> {
+    const s = section === 'active' ? this.active : this.archived;
+    if (!s.cursor) return;
+    await this.fetchPage(s);
+    this.fire(section === 'active' ? undefined : [this.archivedNode]);
+  }
+
+  /** Forgets everything listed (a refresh, a scope change, a restarted server). */
+  reset(): void {
+    this.active = this.section('active');
+    this.archived = this.section('archived');
+    this.nodes.clear();
+    this.error = undefined;
+    this.fire(undefined);
+  }
+
+  /** Applies one server notification (others are ignored); true when the tree changed. */
+  apply(method: NotificationMethod | (string & {}), params: unknown): boolean {
+    switch (method) {
+      case 'thread/started':
+        return this.started((params as NotificationParamsOf<'thread/started'>).thread);
+      case 'thread/name/updated': {
+        const { threadId, threadName } = params as NotificationParamsOf<'thread/name/updated'>;
+        return this.update(threadId, (t) => ({ ...t, name: threadName }));
+      }
+      case 'thread/status/changed': {
+        const { threadId, status } = params as NotificationParamsOf<'thread/status/changed'>;
+        return this.update(threadId, (t) => ({ ...t, status }));
+      }
+      case 'thread/closed':
+        return this.update((params as NotificationParamsOf<'thread/closed'>).threadId, (t) => ({
+          ...t,
+          status: { type: 'notLoaded' },
+        }));
+      case 'thread/archived':
+        return this.archive((params as NotificationParamsOf<'thread/archived'>).threadId);
+      case 'thread/unarchived':
+        void this.unarchive((params as NotificationParamsOf<'thread/unarchived'>).threadId);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private async rootChildren(): Promise<TreeNode[]> {
+    await this.ensureLoaded(this.active);
+    if (this.error) return [];
+    const groups = recencyGroups
+      .map(({ id }) => this.groups.get(id)!)
+      .filter((g) => this.active.threads.some((t) => this.groupOf(t) === g.group));
+    const more = this.active.cursor ? [this.active.more] : [];
+    const archived = this.active.threads.length > 0 || this.anyArchived ? [this.archivedNode] : [];
+    return [...groups, ...more, ...archived];
+  }
+
+  private section(id: SectionId): Section {
+    return { threads: [], cursor: null, loaded: false, more: { kind: 'loadMore', section: id } };
+  }
+
+  private async ensureLoaded(s: Section): Promise<void> {
+    if (s.loaded) return;
+    s.loading ??= this.fetchPage(s).then(async () => {
+      if (s === this.active && s.threads.length === 0) {
+        const archived = await this.source.list({ ...this.query(true), limit: 1 });
+        this.anyArchived = archived.data.length > 0;
+      }
+    });
+    try {
+      await s.loading;
+      this.error = undefined;
+    } catch (error) {
+      s.loading = undefined;
+      this.error = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private query(archived: boolean): ParamsOf<'thread/list'> {
+    const cwd = this.options.scope();
+    return {
+      limit: this.pageSize,
+      sortKey: 'updated_at',
+      sourceKinds: listedSources,
+      archived,
+      ...(cwd ? { cwd } : {}),
+    };
+  }
+
+  private async fetchPage(s: Section): Promise<void> {
+    const archived = s === this.archived;
+    const page = await this.source.list({
+      ...this.query(archived),
+      ...(s.cursor ? { cursor: s.cursor } : {}),
+    });
+    // A reset while the page was on its way: the answer belongs to a tree that no longer exists.
+    if (s !== this.active && s !== this.archived) return;
+    for (const thread of page.data) {
+      if (this.nodes.has(thread.id)) continue; // moved between pages while we paged
+      const node: ThreadNode = { kind: 'thread', thread, archived };
+      this.nodes.set(thread.id, node);
+      s.threads.push(node);
+    }
+    s.cursor = page.nextCursor;
+    s.loaded = true;
+  }
+
+  private groupOf(node: ThreadNode): RecencyGroup {
+    return recencyOf(node.thread.updatedAt, this.now());
+  }
+
+  private inScope(thread: Thread): boolean {
+    const cwd = this.options.scope();
+    return !cwd || cwd.includes(thread.cwd);
+  }
+
+  private started(thread: Thread): boolean {
+    if (this.nodes.has(thread.id) || !this.active.loaded || !this.inScope(thread)) return false;
+    if (thread.ephemeral) return false;
+    const node: ThreadNode = { kind: 'thread', thread, archived: false };
+    this.nodes.set(thread.id, node);
+    this.insertSorted(this.active, node);
+    this.fireGroupOf(node);
+    return true;
+  }
+
+  private update(threadId: string, change: (thread: Thread) => Thread): boolean {
+    const node = this.nodes.get(threadId);
+    if (!node) return false;
+    node.thread = change(node.thread);
+    this.fire([node]);
+    return true;
+  }
+
+  private archive(threadId: string): boolean {
+    const node = this.nodes.get(threadId);
+    this.anyArchived = true;
+    if (!node && this.archived.loaded) {
+      this.archived = this.section('archived'); // listed afresh when the Archived node is next shown
+      this.fire([this.archivedNode]);
+      return true;
+    }
+    if (!node || node.archived) return false;
+    const group = this.groups.get(this.groupOf(node))!;
+    this.remove(this.active, node);
+    node.archived = true;
+    if (this.archived.loaded) this.insertSorted(this.archived, node);
+    else this.nodes.delete(threadId); // listed with the rest when the Archived node opens
+    this.fire(this.stillShown(group) ? [group, this.archivedNode] : undefined);
+    return true;
+  }
+
+  private async unarchive(threadId: string): Promise<void> {
+    const node = this.nodes.get(threadId);
+    if (node?.archived) {
+      this.remove(this.archived, node);
+      this.nodes.delete(threadId);
+    }
+    const thread = await this.source.read(threadId).catch(() => undefined);
+    if (!thread || this.nodes.has(threadId)) return this.fire([this.archivedNode]);
+    if (!this.active.loaded || !this.inScope(thread)) return this.fire(undefined);
+    const back: ThreadNode = { kind: 'thread', thread, archived: false };
+    this.nodes.set(threadId, back);
+    this.insertSorted(this.active, back);
+    this.fire(undefined);
+  }
+
+  private remove(s: Section, node: ThreadNode): void {
+    const at = s.threads.indexOf(node);
+    if (at !== -1) s.threads.splice(at, 1);
+  }
+
+  private insertSorted(s: Section, node: ThreadNode): void {
+    const at = s.threads.findIndex((t) => t.thread.updatedAt < node.thread.updatedAt);
+    s.threads.splice(at === -1 ? s.threads.length : at, 0, node);
+  }
+
+  private stillShown(group: GroupNode): boolean {
+    return this.active.threads.some((t) => this.groupOf(t) === group.group);
+  }
+
+  /** A new thread: its group's children changed, or the root when the group (or the tree) was empty. */
+  private fireGroupOf(node: ThreadNode): void {
+    const group = this.groups.get(this.groupOf(node))!;
+    const alone = this.active.threads.filter((t) => this.groupOf(t) === group.group).length === 1;
+    this.fire(alone ? undefined : [group]);
+  }
+
+  private fire(nodes: TreeNode[] | undefined): void {
+    for (const listener of [...this.listeners]) listener(nodes);
+  }
+}

@@ -1,0 +1,112 @@
+// The thin VS Code layer over the tree model: each node as a TreeItem. Stable ids keep selection and
+// expansion when a node changes; icons follow the thread's status.
+import * as vscode from 'vscode';
+import { relativeTime } from './recency';
+import { statusLook, threadLabel, type StatusLook } from './threadLabels';
+import type { ThreadNode, ThreadTreeModel, TreeNode } from './threadTreeModel';
+
+const icons: Record<StatusLook, vscode.ThemeIcon> = {
+  running: new vscode.ThemeIcon('loading~spin'),
+  waiting: new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.warningForeground')),
+  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+  idle: new vscode.ThemeIcon('comment-discussion'),
+};
+
+const statusText: Record<StatusLook, string> = {
+  running: 'running',
+  waiting: 'waiting for your approval',
+  error: 'error',
+  idle: '',
+};
+
+export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly model: ThreadTreeModel,
+    /** Told after each listing of the root whether it failed. */
+    private readonly rootListed: (error: string | undefined) => void,
+  ) {
+    this.unsubscribe = model.onDidChange((nodes) => this.changed.fire(nodes));
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    const children = await this.model.children(node);
+    if (!node) this.rootListed(this.model.error);
+    return children;
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return this.model.parent(node);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'group': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `group:${node.group}`;
+        item.contextValue = 'group';
+        return item;
+      }
+      case 'archived': {
+        const item = new vscode.TreeItem('Archived', vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = 'archived';
+        item.iconPath = new vscode.ThemeIcon('archive');
+        item.contextValue = 'archivedGroup';
+        return item;
+      }
+      case 'loadMore': {
+        const item = new vscode.TreeItem('Load more…');
+        item.id = `loadMore:${node.section}`;
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        item.command = { command: 'threadline.loadMore', title: 'Load more', arguments: [node.section] };
+        return item;
+      }
+      case 'thread':
+        return this.threadItem(node);
+    }
+  }
+
+  private threadItem(node: ThreadNode): vscode.TreeItem {
+    const { thread } = node;
+    const look = statusLook(thread.status);
+    const item = new vscode.TreeItem(threadLabel(thread));
+    item.id = `thread:${thread.id}`;
+    const when = relativeTime(thread.updatedAt, new Date());
+    item.description = statusText[look] ? `${statusText[look]} · ${when}` : when;
+    item.iconPath = node.archived ? new vscode.ThemeIcon('archive') : icons[look];
+    item.contextValue = node.archived ? 'thread.archived' : 'thread';
+    item.tooltip = tooltip(node);
+    item.accessibilityInformation = { label: `${threadLabel(thread)}, ${item.description}` };
+    item.command = { command: 'threadline.openFromTree', title: 'Open', arguments: [thread.id] };
+    return item;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.changed.dispose();
+  }
+}
+
+function tooltip({ thread, archived }: ThreadNode): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.supportThemeIcons = true;
+  if (thread.name) md.appendMarkdown(`**${escape(thread.name)}**\n\n`);
+  if (thread.preview) md.appendText(`${thread.preview.trim().slice(0, 300)}\n\n`);
+  const rows: [string, string][] = [
+    ['Folder', thread.cwd],
+    ['Model', [thread.modelProvider, thread.model].filter(Boolean).join(' · ')],
+    ['Created', new Date(thread.createdAt * 1000).toLocaleString()],
+    ['Updated', new Date(thread.updatedAt * 1000).toLocaleString()],
+    ['ID', thread.id],
+  ];
+  if (archived) rows.unshift(['', '$(archive) Archived']);
+  md.appendMarkdown(rows.map(([k, v]) => (k ? `${k}: \`${v.replace(/`/g, "'")}\`` : v)).join('  \n'));
+  return md;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,100 @@
+// The Threads view: the tree model fed by the shared server, its TreeView (badge, multi-select), the
+// workspace/all toggle, and the view's own commands.
+import * as vscode from 'vscode';
+import type { ThreadlineServer } from '../server/threadlineServer';
+import { openThread, threadCommands } from './threadCommands';
+import { searchThreads } from './threadSearch';
+import { ThreadTreeModel, type SectionId } from './threadTreeModel';
+import { ThreadTreeProvider } from './threadTreeProvider';
+
+export const THREADS_VIEW = 'threadline.threads';
+const SHOW_ALL_KEY = 'threadline.showAllWorkspaces';
+
+function workspaceFolders(): string[] | undefined {
+  const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath);
+  return folders && folders.length > 0 ? folders : undefined;
+}
+
+export class ThreadsView implements vscode.Disposable {
+  readonly model: ThreadTreeModel;
+  readonly view: vscode.TreeView<unknown>;
+  private showAll = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    server: ThreadlineServer,
+    private readonly state: vscode.Memento,
+  ) {
+    this.showAll = state.get<boolean>(SHOW_ALL_KEY, false);
+    this.model = new ThreadTreeModel(
+      {
+        list: (params) => server.request('thread/list', params),
+        read: async (threadId) => (await server.request('thread/read', { threadId })).thread,
+      },
+      { scope: () => (this.showAll ? undefined : workspaceFolders()) },
+    );
+    const provider = new ThreadTreeProvider(this.model, (error) => {
+      // The welcome view shows the error (with Show Log) instead of "No threads yet".
+      void vscode.commands.executeCommand('setContext', 'threadline.threadsError', error !== undefined);
+      if (error) server.log.error(`listing threads failed: ${error}`);
+    });
+    const view = vscode.window.createTreeView(THREADS_VIEW, {
+      treeDataProvider: provider,
+      canSelectMany: true,
+      showCollapseAll: true,
+    });
+    this.view = view as vscode.TreeView<unknown>;
+    void vscode.commands.executeCommand('setContext', SHOW_ALL_KEY, this.showAll);
+    this.disposables.push(
+      provider,
+      view,
+      server.onAnyNotification((method, params) => {
+        if (this.model.apply(method, params)) this.updateBadge();
+      }),
+      server.onRestarted(() => this.model.reset()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
+      ...threadCommands(server, () => workspaceFolders()?.[0]),
+      // Clicking a thread: the conversation view opens it once it is there; selecting is all until then.
+      vscode.commands.registerCommand('threadline.openFromTree', (threadId: string) => openThread(threadId)),
+      vscode.commands.registerCommand('threadline.refreshThreads', () => this.model.reset()),
+      vscode.commands.registerCommand('threadline.showAllWorkspaces', () => this.setShowAll(true)),
+      vscode.commands.registerCommand('threadline.showWorkspaceOnly', () => this.setShowAll(false)),
+      vscode.commands.registerCommand('threadline.loadMore', (section: SectionId) =>
+        this.model.loadMore(section),
+      ),
+      vscode.commands.registerCommand('threadline.showArchived', () =>
+        view.reveal(this.model.archivedNode, { expand: true, select: false, focus: true }),
+      ),
+      vscode.commands.registerCommand('threadline.searchThreads', async () => {
+        const threadId = await searchThreads(server);
+        if (threadId) await openThread(threadId);
+        return threadId;
+      }),
+    );
+    this.model.onDidChange(() => this.updateMessage());
+    this.updateMessage();
+  }
+
+  private async setShowAll(showAll: boolean): Promise<void> {
+    this.showAll = showAll;
+    await this.state.update(SHOW_ALL_KEY, showAll);
+    await vscode.commands.executeCommand('setContext', SHOW_ALL_KEY, showAll);
+    this.model.reset();
+  }
+
+  private updateBadge(): void {
+    const waiting = this.model.waitingCount();
+    this.view.badge = waiting
+      ? { value: waiting, tooltip: `${waiting} thread${waiting === 1 ? '' : 's'} waiting for approval` }
+      : undefined;
+  }
+
+  /** The view's title line says which threads it lists. */
+  private updateMessage(): void {
+    this.view.description = this.showAll ? 'All workspaces' : undefined;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
