@@ -8,11 +8,20 @@ import { redactSecrets, redactText } from '../client/redact';
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 export function clientLog(channel: vscode.LogOutputChannel): ClientLog {
+  // While the editor shuts down the channel closes before the server's last stderr lines arrive; a
+  // log line is not worth an exception in a stream handler.
+  const write = (level: 'info' | 'warn' | 'error', text: string) => {
+    try {
+      channel[level](redactText(text));
+    } catch {
+      // the channel is gone
+    }
+  };
   return {
-    info: (message) => channel.info(redactText(message)),
-    warn: (message) => channel.warn(redactText(message)),
-    error: (message) => channel.error(redactText(message)),
-    server: (line) => channel.info(`[server] ${redactText(line)}`),
+    info: (message) => write('info', message),
+    warn: (message) => write('warn', message),
+    error: (message) => write('error', message),
+    server: (line) => write('info', `[server] ${line}`),
   };
 }
 
