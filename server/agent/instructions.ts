@@ -5,6 +5,8 @@ export interface InstructionSources {
   cwd: string;
   /** Replaces the built-in prompt when the client sets it (thread/start baseInstructions). */
   baseInstructions: string | null;
+  /** `friendly`, `pragmatic`, or `none`/null for no personality section. */
+  personality: string | null;
 }
 
 const BASE = `You are Threadline, a coding agent working inside the user's editor on their project.
@@ -19,7 +21,29 @@ export function systemPrompt(sources: InstructionSources): string {
     `Platform: ${platform()}`,
     `Date: ${new Date().toISOString().slice(0, 10)}`,
   ].join('\n');
-  return `${sources.baseInstructions ?? BASE}\n\n# Environment\n${environment}`;
+  const personality = PERSONALITIES[sources.personality ?? 'none'] ?? '';
+  const base = sources.baseInstructions ?? BASE;
+  return `${base}${personality ? `\n\n# Personality\n${personality}` : ''}\n\n# Environment\n${environment}`;
+}
+
+const PERSONALITIES: Record<string, string> = {
+  friendly:
+    'Be warm and encouraging. Explain your reasoning in plain words, acknowledge what the user did well, and make it easy to ask follow-up questions.',
+  pragmatic:
+    'Be direct and economical. Lead with the result, skip pleasantries, and keep explanations to what the user needs to act.',
+};
+
+/** Plan mode: explore without changing anything, then propose a plan the user can accept. */
+export const PLAN_MODE_INSTRUCTIONS = `You are in plan mode. Do not modify files or run commands that change anything; read and explore as needed to understand the task.
+Then write your plan inside a <proposed_plan> block in your answer: the goal, the steps in order (files and functions to change), and how to verify the result.
+Outside the block, keep to a short summary and any questions for the user.`;
+
+/** The instructions a collaboration mode adds: the client's own, else the mode's built-in ones. */
+export function collaborationInstructions(
+  mode: { mode: 'plan' | 'default'; developerInstructions: string | null } | null,
+): string | null {
+  if (!mode) return null;
+  return mode.developerInstructions ?? (mode.mode === 'plan' ? PLAN_MODE_INSTRUCTIONS : null);
 }
 
 /** Told to the model at the start of a turn that follows one that did not finish. */

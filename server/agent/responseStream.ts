@@ -2,7 +2,7 @@
 // started, streamed as deltas and completed. What the model said becomes conversation entries,
 // and tool calls are collected for the loop to run once the response is complete.
 import { randomUUID } from 'node:crypto';
-import type { AgentMessageItem, ReasoningItem } from '../protocol/items';
+import type { AgentMessageItem, PlanItem, ReasoningItem } from '../protocol/items';
 import type {
   ConversationEntry,
   ModelClient,
@@ -10,6 +10,7 @@ import type {
   ModelRequest,
   TokenUsage,
 } from '../providers/types';
+import { ProposedPlanSplitter, type PlanSegment } from './proposedPlan';
 import type { ToolCall } from './tool';
 import type { TurnEmitter } from './turnEmitter';
 import { toTurnError } from './turnError';
@@ -21,8 +22,23 @@ export interface ResponseOutcome {
   usage: TokenUsage | null;
 }
 
-type Open =
-  { kind: 'message'; item: AgentMessageItem; deltas: string[] } | { kind: 'reasoning'; item: ReasoningItem };
+interface OpenMessage {
+  kind: 'message';
+  item: AgentMessageItem;
+  /** What the model sent, tags and all: the conversation keeps it whole. */
+  deltas: string[];
+  /** What the message item shows: the same, minus a proposed plan in plan mode. */
+  shown: string[];
+  splitter: ProposedPlanSplitter | null;
+  plan: { item: PlanItem; parts: string[] } | null;
+}
+
+type Open = OpenMessage | { kind: 'reasoning'; item: ReasoningItem };
+
+export interface StreamOptions {
+  /** Stream a <proposed_plan> block as its own plan item. */
+  planMode: boolean;
+}
 
 /** Streams one response; on abort, open items are completed with what arrived and the error is rethrown. */
 export async function streamResponse(
@@ -30,8 +46,9 @@ export async function streamResponse(
   request: ModelRequest,
   emit: TurnEmitter,
   signal: AbortSignal,
+  options: StreamOptions = { planMode: false },
 ): Promise<ResponseOutcome> {
-  const attempt = new Attempt(emit);
+  const attempt = new Attempt(emit, options);
   try {
     for await (const event of client.stream(request, signal)) {
       if (event.type === 'completed') return await attempt.finish(event.usage);
@@ -56,7 +73,10 @@ class Attempt {
   private entries: ConversationEntry[] = [];
   private toolCalls: ToolCall[] = [];
 
-  constructor(private readonly emit: TurnEmitter) {}
+  constructor(
+    private readonly emit: TurnEmitter,
+    private readonly options: StreamOptions,
+  ) {}
 
   reset(): void {
     this.open.clear();
@@ -71,12 +91,14 @@ class Attempt {
           kind: 'message',
           item: { type: 'agentMessage', id: randomUUID(), text: '' },
           deltas: [],
+          shown: [],
+          splitter: this.options.planMode ? new ProposedPlanSplitter() : null,
+          plan: null,
         });
       case 'messageDelta': {
         const open = this.message(event.key);
         open.deltas.push(event.delta);
-        this.emit.itemDelta('item/agentMessage/delta', { itemId: open.item.id, delta: event.delta });
-        return;
+        return this.show(open, event.delta);
       }
       case 'messageDone':
         return this.finishMessage(event.key, event.text);
@@ -162,16 +184,45 @@ class Attempt {
     let text = open.deltas.join('');
     // The completed item must equal its deltas: send whatever the deltas missed as one more.
     if (finalText.startsWith(text) && finalText.length > text.length) {
-      const rest = finalText.slice(text.length);
-      this.emit.itemDelta('item/agentMessage/delta', { itemId: open.item.id, delta: rest });
+      await this.show(open, finalText.slice(text.length));
       text = finalText;
     }
-    open.item.text = text;
+    for (const segment of open.splitter?.end() ?? []) await this.showSegment(open, segment);
+    open.item.text = open.shown.join('');
     if (text) this.entries.push({ kind: 'assistant', text });
     await this.emit.itemCompleted(open.item);
   }
 
-  private message(key: string) {
+  private async show(open: OpenMessage, delta: string): Promise<void> {
+    if (!open.splitter) return this.showSegment(open, { kind: 'text', text: delta });
+    for (const segment of open.splitter.push(delta)) await this.showSegment(open, segment);
+  }
+
+  private async showSegment(open: OpenMessage, segment: PlanSegment): Promise<void> {
+    switch (segment.kind) {
+      case 'text':
+        open.shown.push(segment.text);
+        this.emit.itemDelta('item/agentMessage/delta', { itemId: open.item.id, delta: segment.text });
+        return;
+      case 'planStart':
+        open.plan = { item: { type: 'plan', id: randomUUID(), text: '' }, parts: [] };
+        this.emit.itemStarted(open.plan.item);
+        return;
+      case 'plan':
+        open.plan!.parts.push(segment.text);
+        this.emit.itemDelta('item/plan/delta', { itemId: open.plan!.item.id, delta: segment.text });
+        return;
+      case 'planEnd': {
+        const plan = open.plan!;
+        open.plan = null;
+        plan.item.text = plan.parts.join('');
+        await this.emit.itemCompleted(plan.item);
+        return;
+      }
+    }
+  }
+
+  private message(key: string): OpenMessage {
     const open = this.open.get(key);
     if (open?.kind !== 'message')
       throw new Error(`the model stream sent text for an unknown message (${key})`);

@@ -30,6 +30,8 @@ export interface TurnSpec {
   usage: UsageTotals;
   /** Compact and stop (thread/compact/start) instead of asking the model to answer. */
   compactOnly?: boolean;
+  /** A plan-mode turn: the <proposed_plan> block of an answer streams as a plan item. */
+  planMode?: boolean;
 }
 
 export interface TurnOutcome {
@@ -84,7 +86,9 @@ class Loop {
     const modelRequest = { ...request, input: this.conversation, tools: tools.map((t) => t.spec) };
     let outcome;
     try {
-      outcome = await streamResponse(client, modelRequest, this.emit, this.active.signal);
+      outcome = await streamResponse(client, modelRequest, this.emit, this.active.signal, {
+        planMode: this.spec.planMode ?? false,
+      });
     } catch (error) {
       // A history too long for the model gets one compaction and one more try.
       if (isModelError(error) && error.kind === 'contextWindowExceeded' && !this.compactedThisTurn) {

@@ -25,6 +25,8 @@ export interface ThreadSettings {
   baseInstructions: string | null;
   developerInstructions: string | null;
   personality: string | null;
+  /** The collaboration mode of the latest turn that named one; null instructions mean the built-in ones. */
+  collaborationMode: { mode: 'plan' | 'default'; developerInstructions: string | null } | null;
 }
 
 export interface SettingsOverrides {
@@ -48,6 +50,7 @@ export interface TurnOverrides {
   summary?: string | null;
   personality?: string | null;
   collaborationMode?: {
+    mode: 'plan' | 'default';
     settings: { model: string; reasoning_effort?: string | null; developer_instructions?: string | null };
   } | null;
 }
@@ -79,6 +82,7 @@ export function applyOverrides(
     baseInstructions: o.baseInstructions ?? previous.baseInstructions ?? null,
     developerInstructions: o.developerInstructions ?? previous.developerInstructions ?? null,
     personality: o.personality ?? previous.personality ?? null,
+    collaborationMode: previous.collaborationMode ?? null,
   };
 }
 
@@ -93,7 +97,9 @@ export function applyTurnOverrides(base: ThreadSettings, o: TurnOverrides): Thre
     reasoningEffort: o.effort ?? mode?.reasoning_effort ?? base.reasoningEffort,
     reasoningSummary: o.summary ?? base.reasoningSummary,
     personality: o.personality ?? base.personality,
-    developerInstructions: mode?.developer_instructions ?? base.developerInstructions,
+    collaborationMode: o.collaborationMode
+      ? { mode: o.collaborationMode.mode, developerInstructions: mode?.developer_instructions ?? null }
+      : base.collaborationMode,
   };
 }
 

@@ -2,7 +2,7 @@
 // system prompt, the model's history (with a note when the previous turn did not finish), the
 // tools, and the compaction limits.
 import type { ActiveTurn } from '../agent/activeTurn';
-import { previousTurnCutOff, systemPrompt } from '../agent/instructions';
+import { collaborationInstructions, previousTurnCutOff, systemPrompt } from '../agent/instructions';
 import type { AgentTool } from '../agent/tool';
 import type { TurnSpec } from '../agent/turnLoop';
 import { ModelError, type ConversationEntry } from '../providers/types';
@@ -38,8 +38,13 @@ export async function prepareTurn(
       ? [{ kind: 'developer', text: previousTurnCutOff(previous.status) }]
       : [];
   const instructions = [
-    systemPrompt({ cwd: settings.cwd, baseInstructions: settings.baseInstructions }),
+    systemPrompt({
+      cwd: settings.cwd,
+      baseInstructions: settings.baseInstructions,
+      personality: settings.personality,
+    }),
     settings.developerInstructions,
+    collaborationInstructions(settings.collaborationMode),
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -62,6 +67,7 @@ export async function prepareTurn(
     limits: config.compactionLimits(settings.model),
     usage: services.usageOf(threadId),
     compactOnly: input.compactOnly,
+    planMode: settings.collaborationMode?.mode === 'plan',
   };
 }
 

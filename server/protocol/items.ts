@@ -48,3 +48,4 @@ export type UserMessageItem = Static<typeof UserMessageItem>;
 export type AgentMessageItem = Static<typeof AgentMessageItem>;
 export type ReasoningItem = Static<typeof ReasoningItem>;
 export type ContextCompactionItem = Static<typeof ContextCompactionItem>;
+export type PlanItem = Static<typeof PlanItem>;

@@ -9,7 +9,7 @@ import {
   SandboxPolicyInput,
 } from './enums';
 import { ThreadItem } from './items';
-import { Nullable, Opt, Params, Shape, StringEnum } from './schema';
+import { Experimental, Nullable, Opt, Params, Shape, StringEnum } from './schema';
 import { Turn, TurnError } from './thread';
 import { UserInput } from './userInput';
 
@@ -39,7 +39,7 @@ export const TurnStartParams = Params({
   effort: Opt(ReasoningEffort),
   summary: Opt(ReasoningSummary),
   personality: Opt(Personality),
-  collaborationMode: Opt(CollaborationMode),
+  collaborationMode: Type.Optional(Experimental(Nullable(CollaborationMode))),
   outputSchema: Type.Optional(Type.Unknown()),
 });
 export const TurnResponse = Shape({ turn: Turn });

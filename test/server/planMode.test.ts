@@ -1,0 +1,92 @@
+// Plan mode and personality: what the model is told, the <proposed_plan> block as a plan item, and
+// both staying in force for the thread's later turns.
+import { strict as assert } from 'node:assert';
+import type { AgentMessageItem } from '../../server/protocol/items';
+import { useModelServer } from '../fixtures/modelServer/server';
+import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../helpers/agent';
+import { ServerProcess } from '../helpers/serverProcess';
+
+const PLAN_MODE = { mode: 'plan', settings: { model: 'test-model', developer_instructions: null } };
+const instructionsOf = (request: { body: { instructions?: string } }) => request.body.instructions ?? '';
+
+describe('plan mode and personality', function () {
+  const model = useModelServer();
+  let server: ServerProcess | undefined;
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+  });
+
+  async function start(experimentalApi: boolean) {
+    server = ServerProcess.start({ home: agentHome('responses', model.baseUrl), env: agentEnv });
+    await server.initialize({ name: 'threadline_vscode', experimentalApi });
+    return server;
+  }
+
+  it('streams the proposed plan as a plan item and keeps the mode and personality for later turns', async () => {
+    const server = await start(true);
+    const threadId = await startThread(server);
+    model.script({
+      output: [
+        { text: ['Looked around.\n<propos', 'ed_plan>\n1. Edit', ' a.ts\n</proposed_plan>', '\nOK?'] },
+      ],
+    });
+    const turn = await startTurn(server, threadId, 'plan it', {
+      collaborationMode: PLAN_MODE,
+      personality: 'pragmatic',
+    });
+    assert.equal((await turnCompleted(server, turn.id)).status, 'completed');
+
+    const items = completedItems(server, turn.id);
+    assert.deepEqual(
+      items.map((i) => i.type),
+      ['userMessage', 'plan', 'agentMessage'],
+    );
+    const plan = items[1] as { id: string; text: string };
+    assert.equal(plan.text, '\n1. Edit a.ts\n');
+    const planDeltas = server
+      .notifications('item/plan/delta')
+      .map((m) => m.params as { itemId: string; delta: string })
+      .filter((p) => p.itemId === plan.id);
+    assert.equal(planDeltas.map((p) => p.delta).join(''), plan.text);
+    const message = items[2] as AgentMessageItem;
+    assert.equal(message.text, 'Looked around.\n\nOK?');
+    const messageDeltas = server
+      .notifications('item/agentMessage/delta')
+      .map((m) => m.params as { itemId: string; delta: string })
+      .filter((p) => p.itemId === message.id);
+    assert.equal(messageDeltas.map((p) => p.delta).join(''), message.text);
+
+    const [first] = model.requests;
+    assert.match(instructionsOf(first!), /You are in plan mode/);
+    assert.match(instructionsOf(first!), /# Personality\nBe direct/);
+
+    // The next turn names neither: both stay; then the default mode drops the plan instructions.
+    model.script({ output: [{ text: 'Still planning.' }] }, { output: [{ text: 'Doing it.' }] });
+    const second = await startTurn(server, threadId, 'refine');
+    await turnCompleted(server, second.id);
+    const third = await startTurn(server, threadId, 'go', {
+      collaborationMode: { mode: 'default', settings: { model: 'test-model' } },
+    });
+    await turnCompleted(server, third.id);
+    const [, refine, go] = model.requests;
+    assert.match(instructionsOf(refine!), /You are in plan mode/);
+    assert.doesNotMatch(instructionsOf(go!), /plan mode/);
+    assert.match(instructionsOf(go!), /# Personality\nBe direct/);
+    // The model keeps the whole answer, tags included, in its history.
+    assert.match(JSON.stringify(go!.body.input), /<proposed_plan>\\n1\. Edit a\.ts\\n<\/proposed_plan>/);
+  });
+
+  it('refuses collaborationMode from a client without experimentalApi', async () => {
+    const server = await start(false);
+    const threadId = await startThread(server);
+    await assert.rejects(
+      server.call('turn/start', {
+        threadId,
+        input: [{ type: 'text', text: 'x' }],
+        collaborationMode: PLAN_MODE,
+      }),
+      /turn\/start\.collaborationMode requires experimentalApi capability/,
+    );
+  });
+});
