@@ -39,10 +39,11 @@ async function toContent(part: UserInput, cwd: string): Promise<ContentPart> {
   }
 }
 
-async function imageDataUrl(path: string): Promise<string> {
+/** A local image as a data: URL; `field` names what asked for it in errors (a UserInputError). */
+export async function imageDataUrl(path: string, field = 'localImage'): Promise<string> {
   const mime = IMAGE_TYPES[extname(path).toLowerCase()];
-  if (!mime) throw new UserInputError(`localImage ${path}: not a PNG, JPEG, GIF or WebP image`);
-  const data = await readLimited(path, MAX_IMAGE_BYTES, 'localImage');
+  if (!mime) throw new UserInputError(`${field} ${path}: not a PNG, JPEG, GIF or WebP image`);
+  const data = await readLimited(path, MAX_IMAGE_BYTES, field);
   return `data:${mime};base64,${data.toString('base64')}`;
 }
 

@@ -8,7 +8,9 @@ import type { TurnSpec } from '../agent/turnLoop';
 import { ModelError, type ConversationEntry } from '../providers/types';
 import type { Services } from '../services';
 import type { ThreadStore } from '../threads/threadStore';
+import { applyPatchTool } from '../tools/applyPatchTool';
 import { updatePlanTool } from '../tools/updatePlan';
+import { viewImageTool } from '../tools/viewImage';
 import { settingsFor } from './threadSettings';
 import { effectiveSandboxPolicy } from '../config/settings';
 
@@ -72,5 +74,5 @@ export async function prepareTurn(
 }
 
 function toolsFor(config: { updatePlanTool: boolean }): AgentTool[] {
-  return config.updatePlanTool ? [updatePlanTool] : [];
+  return [...(config.updatePlanTool ? [updatePlanTool] : []), applyPatchTool, viewImageTool];
 }

@@ -4,6 +4,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Opt, StringEnum } from './schema';
 import { UserInput } from './userInput';
 import { CommandExecutionItem } from './commandExecution';
+import { FileChangeItem } from './fileChange';
+import { ImageViewItem } from './toolCallItems';
 
 export const MessagePhase = StringEnum(['commentary', 'final_answer']);
 
@@ -42,6 +44,8 @@ export const ThreadItem = Type.Union([
   PlanItem,
   ContextCompactionItem,
   CommandExecutionItem,
+  FileChangeItem,
+  ImageViewItem,
 ]);
 export type ThreadItem = Static<typeof ThreadItem>;
 export type UserMessageItem = Static<typeof UserMessageItem>;

@@ -6,6 +6,7 @@ import { turnNotifications } from './turnMethods';
 import { accountNotifications } from './accountMethods';
 import { commandExecutionNotifications } from './commandExecution';
 import { serverRequestNotifications } from './serverRequests';
+import { fileChangeNotifications } from './fileChange';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -20,4 +21,5 @@ export const serverNotifications = {
   ...accountNotifications,
   ...commandExecutionNotifications,
   ...serverRequestNotifications,
+  ...fileChangeNotifications,
 } as const;

@@ -77,7 +77,19 @@ const content = (parts: ContentPart[]) =>
 
 function toMessages(entries: ConversationEntry[]): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
+  // Tool messages carry only text on this wire: images a tool returned (view_image) follow the
+  // group of tool results as a user message, so the model still sees them.
+  let toolImages: ContentPart[] = [];
+  const flushToolImages = () => {
+    if (toolImages.length === 0) return;
+    messages.push({
+      role: 'user',
+      content: content([{ type: 'text', text: 'Images from the tool results above:' }, ...toolImages]),
+    });
+    toolImages = [];
+  };
   for (const entry of entries) {
+    if (entry.kind !== 'toolResult') flushToolImages();
     const last = messages[messages.length - 1];
     switch (entry.kind) {
       case 'user':
@@ -105,11 +117,14 @@ function toMessages(entries: ConversationEntry[]): ChatCompletionMessageParam[] 
       }
       case 'toolResult':
         messages.push({ role: 'tool', tool_call_id: entry.callId, content: textOf(entry.output) });
+        if (typeof entry.output !== 'string')
+          toolImages.push(...entry.output.filter((p) => p.type === 'image'));
         break;
       case 'reasoning':
         break;
     }
   }
+  flushToolImages();
   return messages;
 }
 

@@ -13,6 +13,7 @@ export class PatchWriteError extends Error {
 }
 
 export async function commitWrites(writes: FileWrite[]): Promise<void> {
+  await checkUnchanged(writes);
   const done: FileWrite[] = [];
   const madeDirs: string[] = [];
   for (const write of writes) {
@@ -27,6 +28,18 @@ export async function commitWrites(writes: FileWrite[]): Promise<void> {
         : '; no file was changed';
       throw new PatchWriteError(
         `cannot ${write.after === null ? 'delete' : 'write'} ${write.path} (${code})${rolled}`,
+      );
+    }
+  }
+}
+
+/** The plan was made from the files as they were; refuses to write over a change made since. */
+async function checkUnchanged(writes: FileWrite[]): Promise<void> {
+  for (const { path, before } of writes) {
+    const now = await fs.readFile(path).catch(() => null);
+    if (now === null ? before !== null : before === null || !now.equals(before)) {
+      throw new PatchWriteError(
+        `${path} changed after the patch was made; no file was changed. Read it again and make a new patch.`,
       );
     }
   }

@@ -88,10 +88,8 @@ class FileView {
     return resolve(this.cwd, path);
   }
 
-  /** The path as the model wrote it would be read: relative to cwd when inside it. */
   show(path: string): string {
-    const rel = relative(this.cwd, path);
-    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+    return shownPath(this.cwd, path);
   }
 
   async read(path: string): Promise<Buffer | null> {
@@ -115,6 +113,12 @@ class FileView {
     }
     return writes;
   }
+}
+
+/** A path as people read it in messages and diffs: relative to the working directory when inside it. */
+export function shownPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
 async function readFileOrNull(path: string, shown: string): Promise<Buffer | null> {
