@@ -8,9 +8,9 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Logger } from './log';
 
-const CHECK_EVERY_MS = 3000;
+const CHECK_EVERY_MS = 1000;
 /** Event-loop utilization below which the server counts as idle over the last check. */
-const IDLE_UTILIZATION = 0.02;
+const IDLE_UTILIZATION = 0.05;
 const GROWTH_BYTES = 32 * 1024 * 1024;
 
 export function collectWhenIdle(log: Logger): () => void {
