@@ -1,6 +1,7 @@
 // The extension's one connection to the app-server, shared by every part of the UI (the Threads tree,
 // the conversation view, approvals). Created in activate, launched lazily on the first request, disposed
 // with the extension. Calls and notifications are typed by server/protocol.
+import type { Static } from '@sinclair/typebox';
 import * as vscode from 'vscode';
 import type {
   ClientMethod,
@@ -9,17 +10,20 @@ import type {
   ParamsOf,
   ResultOf,
 } from '../../server/protocol/methods';
-import {
-  ServerClient,
-  type ServerRequestHandler,
-  type ServerState,
-  type Unsubscribe,
-} from '../client/serverClient';
+import type {
+  ServerRequestMethod,
+  ServerRequestParamsOf,
+  serverRequests,
+} from '../../server/protocol/serverRequests';
+import { ServerClient, type ServerState, type Unsubscribe } from '../client/serverClient';
 import { onSettingsChanged, readLaunchSettings, readTraceLevel } from '../settings/settings';
 import { serverLaunch } from './launch';
 import { clientLog, messageTracer } from './outputLog';
 
 type NotificationListener = (params: never) => void;
+export type ServerRequestResultOf<M extends ServerRequestMethod> = Static<
+  (typeof serverRequests)[M]['result']
+>;
 
 export class ThreadlineServer implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
@@ -119,8 +123,13 @@ export class ThreadlineServer implements vscode.Disposable {
   }
 
   /** Answers requests the server sends (approvals); methods nobody handles get -32601. */
-  handleServerRequest(method: string, handler: ServerRequestHandler): vscode.Disposable {
-    return disposable(this.client.handleServerRequest(method, handler));
+  handleServerRequest<M extends ServerRequestMethod>(
+    method: M,
+    handler: (params: ServerRequestParamsOf<M>) => Promise<ServerRequestResultOf<M>>,
+  ): vscode.Disposable {
+    return disposable(
+      this.client.handleServerRequest(method, (params) => handler(params as ServerRequestParamsOf<M>)),
+    );
   }
 
   onStateChange(listener: (state: ServerState, detail: string | undefined) => void): vscode.Disposable {
