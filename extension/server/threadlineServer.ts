@@ -59,7 +59,6 @@ export class ThreadlineServer implements vscode.Disposable {
     });
     this.client.onRestarted(() => void this.resubscribe());
     this.disposables.push(
-      this.log,
       this.resubscribed,
       onSettingsChanged(['server.command', 'server.args'], () => void this.restartIfRunning()),
     );
@@ -178,7 +177,8 @@ export class ThreadlineServer implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
     this.listeners.clear();
-    this.stopping ??= this.client.dispose();
+    // The log outlives the child, so its last stderr lines still have somewhere to go.
+    this.stopping ??= this.client.dispose().finally(() => this.log.dispose());
   }
 
   /** Resolves once the child process has exited (deactivate waits for it). */

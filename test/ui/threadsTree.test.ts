@@ -1,0 +1,199 @@
+// The Threads tree as a user sees it in the installed .vsix: threads written to the server's home are
+// listed by recency, pages load on "Load more…", rename and archive work from the context menu, a new
+// thread appears at once, and a killed server comes back with the same tree.
+import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { writeRollout } from '../helpers/rollouts';
+import { useWorkbench } from '../harness/uiFixture';
+import {
+  activityBarItem,
+  runCommand,
+  screenshot,
+  setColorTheme,
+  sideBarIdle,
+  view,
+} from '../harness/workbench';
+
+const day = 24 * 60 * 60 * 1000;
+/** Noon, `daysAgo` days back (noon keeps "today" and "yesterday" clear of midnight). */
+const noon = (daysAgo: number) => {
+  const d = new Date();
+  d.setHours(12, 0, 0, 0);
+  return Math.min(d.getTime(), Date.now() - 60_000) - daysAgo * day;
+};
+
+describe('the Threads tree (installed .vsix)', () => {
+  const wb = useWorkbench();
+
+  function seed(daysAgo: number, text: string, options: { name?: string; cwd?: string } = {}): string {
+    return writeRollout(wb.home, {
+      createdAtMs: noon(daysAgo),
+      cwd: options.cwd ?? wb.workspace,
+      ...(options.name ? { name: options.name } : {}),
+      turns: [{ id: 'turn-1', userText: text, answer: 'Done.' }],
+    }).id;
+  }
+
+  const tree = () => view(wb.page, 'Threads');
+  const rows = () => tree().locator('.monaco-list-row');
+  const row = (text: string) => rows().filter({ hasText: text });
+
+  /** Opens the view; a restart makes the server (kept from an earlier test) read the new rollouts. */
+  async function showThreads(): Promise<void> {
+    await activityBarItem(wb.page, 'Threadline').click();
+    await runCommand(wb.page, 'Threadline: Restart Server');
+    await sideBarIdle(wb.page);
+  }
+
+  /** What a screen reader says for each row: a thread's label and description, a group's name. */
+  async function rowTexts(): Promise<string[]> {
+    const labels: string[] = [];
+    for (const r of await rows().all()) labels.push(((await r.getAttribute('aria-label')) ?? '').trim());
+    return labels;
+  }
+
+  /** Clicks one of the row's inline action buttons (they show on hover). */
+  async function inlineAction(target: Locator, action: string): Promise<void> {
+    await target.hover();
+    await target.locator(`.actions .action-label[aria-label="${action}"]`).click();
+  }
+
+  it('lists this workspace’s threads grouped by recency, names before prompts', async () => {
+    seed(0, 'Fix the flaky login test', { name: 'Login test' });
+    seed(0.01, 'Explain the build script');
+    seed(1, 'Add a dark theme');
+    seed(4, 'Profile the startup path');
+    seed(30, 'Write the changelog');
+    seed(0, 'Somebody else’s project', { cwd: '/elsewhere' });
+    await showThreads();
+    await row('Write the changelog').waitFor();
+    const texts = await rowTexts();
+    const labels = texts.map((t) => t.split(',')[0]);
+    assert.deepEqual(labels, [
+      'Today',
+      'Login test',
+      'Explain the build script',
+      'Yesterday',
+      'Add a dark theme',
+      'Previous 7 Days',
+      'Profile the startup path',
+      'Older',
+      'Write the changelog',
+      'Archived',
+    ]);
+    assert.match(texts[1]!, /^Login test, (\d+ (min|h) ago|just now)$/, 'a relative time as description');
+    await setColorTheme(wb.page, 'light');
+    await screenshot(wb.page, 'threads-tree-light');
+    await setColorTheme(wb.page, 'dark');
+    await screenshot(wb.page, 'threads-tree-dark');
+    assert.deepEqual(wb.browser.consoleErrors, []);
+  });
+
+  it('pages 50 at a time with "Load more…"', async () => {
+    for (let i = 0; i < 55; i++) seed(40 + i / 100, `Old question ${i}`);
+    await showThreads();
+    await row('Old question 0').first().waitFor();
+    await row('Old question 0').first().click();
+    await wb.page.keyboard.press('End');
+    await row('Load more…').waitFor();
+    assert.equal(await row('Old question 54').count(), 0, 'the 51st thread waits for the next page');
+    await row('Load more…').click();
+    await row('Old question 50').waitFor({ state: 'attached' });
+    await tree().locator('.monaco-list').first().focus();
+    await wb.page.keyboard.press('End');
+    await row('Old question 54').waitFor();
+    assert.equal(await row('Load more…').count(), 0, 'no more pages');
+  });
+
+  it('renames, archives into Archived and unarchives back, with the row’s buttons', async () => {
+    seed(0, 'Keep me around');
+    seed(0, 'Rename me please');
+    await showThreads();
+    await inlineAction(row('Rename me please'), 'Rename…');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.fill('Renamed by hand');
+    await input.press('Enter');
+    await row('Renamed by hand').waitFor();
+
+    await inlineAction(row('Renamed by hand'), 'Archive');
+    await row('Renamed by hand').waitFor({ state: 'detached' });
+    await row('Archived').click();
+    await row('Renamed by hand').waitFor();
+    await screenshot(wb.page, 'threads-tree-archived');
+
+    await inlineAction(row('Renamed by hand'), 'Unarchive');
+    const backAbove = async () => {
+      const texts = await rowTexts();
+      const at = texts.findIndex((t) => t.startsWith('Renamed by hand'));
+      return at > 0 && at < texts.indexOf('Archived');
+    };
+    const end = Date.now() + 5_000;
+    while (!(await backAbove())) {
+      assert.ok(Date.now() < end, `not back above Archived: ${(await rowTexts()).join(' | ')}`);
+      await wb.page.waitForTimeout(50);
+    }
+  });
+
+  it('shows a new thread the moment it starts', async () => {
+    seed(3, 'An older thread');
+    await showThreads();
+    await row('An older thread').waitFor();
+    await runCommand(wb.page, 'Threadline: New Thread');
+    await row('Today').waitFor();
+    await row('New thread').waitFor();
+  });
+
+  it('comes back after the server is killed, with the same rows', async () => {
+    seed(0, 'Survives a crash');
+    seed(2, 'So does this one');
+    await showThreads();
+    await row('So does this one').waitFor();
+    const before = await rowTexts();
+    const pid = serverPid(wb.home);
+    const killedAt = Date.now();
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => serverPidOrNone(wb.home) !== undefined && serverPidOrNone(wb.home) !== pid);
+    await statusBarReady(wb.page);
+    const backMs = Date.now() - killedAt;
+    assert.deepEqual(await rowTexts(), before);
+    assert.ok(backMs < 2_000, `back after ${backMs} ms`);
+  });
+});
+
+/** The server child started for this home (its environment names it). */
+function serverPidOrNone(home: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const args = cmd.split('\0');
+      if (env.includes(`THREADLINE_HOME=${home}`) && args.includes('app-server')) return Number(entry);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return undefined;
+}
+
+function serverPid(home: string): number {
+  const pid = serverPidOrNone(home);
+  assert.ok(pid, 'the server process is running');
+  return pid;
+}
+
+async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function statusBarReady(page: Page): Promise<void> {
+  await page
+    .locator('.part.statusbar .statusbar-item', { hasText: 'Threadline' })
+    .locator('.codicon-comment-discussion')
+    .waitFor({ timeout: 5_000 });
+}
