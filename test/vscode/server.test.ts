@@ -26,7 +26,8 @@ describe('the shared server connection', () => {
     const { thread } = await server.request('thread/start', {});
     await server.request('thread/name/set', { threadId: thread.id, name: 'Named in the editor' });
     await waitFor(() => renamed.length === 1);
-    assert.deepEqual(started, [thread.id]);
+    // A thread/started of an earlier test's thread may arrive late, so look for ours only.
+    assert.ok(started.includes(thread.id));
     assert.deepEqual(renamed, ['Named in the editor']);
     subscriptions.forEach((s) => s.dispose());
     await server.request('thread/name/set', { threadId: thread.id, name: 'Again' });
