@@ -61,10 +61,13 @@ export interface ApprovalGate {
   commandAllowedForSession(argv: string[]): boolean;
   /** Whether an earlier acceptForSession covers every one of these paths. */
   filesAllowedForSession(paths: string[]): boolean;
-  /** Any other server request of this turn (the thread shows `flag` while it waits). */
+  /**
+   * Any other server request of this turn. The thread shows `flag` while it waits; null for a
+   * request that waits on the client rather than on the person (a dynamic tool call).
+   */
   ask<M extends ServerRequestMethod>(
     method: M,
     params: ServerRequestParamsOf<M>,
-    flag: WaitingFlag,
+    flag: WaitingFlag | null,
   ): Promise<ClientAnswer>;
 }

@@ -12,7 +12,7 @@ import type { LoadedThreads } from '../threads/loadedThreads';
 export type OnInterrupt = (cleanup: () => void) => () => void;
 
 interface Pending {
-  flag: WaitingFlag;
+  flag: WaitingFlag | null;
 }
 
 const FLAG_ORDER: WaitingFlag[] = ['waitingOnApproval', 'waitingOnUserInput'];
@@ -29,7 +29,7 @@ export class ServerRequestBroker {
     threadId: string,
     method: string,
     params: unknown,
-    flag: WaitingFlag,
+    flag: WaitingFlag | null,
     onInterrupt: OnInterrupt,
   ): Promise<ClientAnswer> {
     const peers = this.loaded.subscribers(threadId);

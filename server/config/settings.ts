@@ -11,6 +11,7 @@ import {
   type SandboxPolicy,
   type SandboxPolicyInput,
 } from '../protocol/enums';
+import type { DynamicToolSpec } from '../protocol/threadMethods';
 
 export interface ThreadSettings {
   model: string;
@@ -27,6 +28,8 @@ export interface ThreadSettings {
   personality: string | null;
   /** The collaboration mode of the latest turn that named one; null instructions mean the built-in ones. */
   collaborationMode: { mode: 'plan' | 'default'; developerInstructions: string | null } | null;
+  /** Tools the client declared at thread/start and runs itself (experimental). */
+  dynamicTools: DynamicToolSpec[];
 }
 
 export interface SettingsOverrides {
@@ -38,6 +41,7 @@ export interface SettingsOverrides {
   baseInstructions?: string | null;
   developerInstructions?: string | null;
   personality?: string | null;
+  dynamicTools?: DynamicToolSpec[] | null;
 }
 
 /** What turn/start may change; each stays in force for the thread's later turns. */
@@ -83,6 +87,7 @@ export function applyOverrides(
     developerInstructions: o.developerInstructions ?? previous.developerInstructions ?? null,
     personality: o.personality ?? previous.personality ?? null,
     collaborationMode: previous.collaborationMode ?? null,
+    dynamicTools: o.dynamicTools ?? previous.dynamicTools ?? [],
   };
 }
 

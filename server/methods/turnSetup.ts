@@ -11,8 +11,10 @@ import type { ThreadStore } from '../threads/threadStore';
 import { applyPatchTool } from '../tools/applyPatchTool';
 import { updatePlanTool } from '../tools/updatePlan';
 import { viewImageTool } from '../tools/viewImage';
+import { dynamicTools } from '../tools/dynamicTools';
+import { requestUserInputTool } from '../tools/userInputTool';
 import { settingsFor } from './threadSettings';
-import { effectiveSandboxPolicy } from '../config/settings';
+import { effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
 
 export interface TurnInput {
   entries: ConversationEntry[];
@@ -62,7 +64,7 @@ export async function prepareTurn(
     },
     history: history.modelHistory as ConversationEntry[],
     input: [...notes, ...input.entries],
-    tools: toolsFor(config),
+    tools: toolsFor(config, settings),
     cwd: settings.cwd,
     permissions: { approvalPolicy: settings.approvalPolicy, sandboxPolicy: effectiveSandboxPolicy(settings) },
     approvals: services.approvals.gateFor(active),
@@ -73,6 +75,15 @@ export async function prepareTurn(
   };
 }
 
-function toolsFor(config: { updatePlanTool: boolean }): AgentTool[] {
-  return [...(config.updatePlanTool ? [updatePlanTool] : []), applyPatchTool, viewImageTool];
+function toolsFor(config: { updatePlanTool: boolean }, settings: ThreadSettings): AgentTool[] {
+  const builtIn = [
+    ...(config.updatePlanTool ? [updatePlanTool] : []),
+    applyPatchTool,
+    viewImageTool,
+    // As in the reference, the model may stop to ask the user questions only in plan mode.
+    ...(settings.collaborationMode?.mode === 'plan' ? [requestUserInputTool] : []),
+  ];
+  // A client's tool cannot shadow a built-in one.
+  const taken = new Set(builtIn.map((tool) => tool.spec.name));
+  return [...builtIn, ...dynamicTools(settings.dynamicTools.filter((spec) => !taken.has(spec.name)))];
 }

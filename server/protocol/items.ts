@@ -5,7 +5,7 @@ import { Opt, StringEnum } from './schema';
 import { UserInput } from './userInput';
 import { CommandExecutionItem } from './commandExecution';
 import { FileChangeItem } from './fileChange';
-import { ImageViewItem } from './toolCallItems';
+import { DynamicToolCallItem, ImageViewItem } from './toolCallItems';
 
 export const MessagePhase = StringEnum(['commentary', 'final_answer']);
 
@@ -46,6 +46,7 @@ export const ThreadItem = Type.Union([
   CommandExecutionItem,
   FileChangeItem,
   ImageViewItem,
+  DynamicToolCallItem,
 ]);
 export type ThreadItem = Static<typeof ThreadItem>;
 export type UserMessageItem = Static<typeof UserMessageItem>;

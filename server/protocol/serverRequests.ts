@@ -4,6 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommandAction } from './commandExecution';
 import { Opt, Shape, StringEnum } from './schema';
+import { toolCallRequests } from './toolCallItems';
 
 const ItemRequest = {
   threadId: Type.String(),
@@ -76,6 +77,7 @@ export const serverRequests = {
     params: FileChangeRequestApprovalParams,
     result: Shape({ decision: FileChangeApprovalDecision }),
   },
+  ...toolCallRequests,
 } as const;
 export type ServerRequestMethod = keyof typeof serverRequests;
 export type ServerRequestParamsOf<M extends ServerRequestMethod> = Static<

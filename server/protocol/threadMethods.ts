@@ -1,5 +1,5 @@
 // Params and results of the thread lifecycle methods.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import {
   ApprovalsReviewer,
   AskForApproval,
@@ -38,6 +38,7 @@ export const DynamicToolSpec = Type.Object({
   description: Type.String(),
   inputSchema: Type.Unknown(),
 });
+export type DynamicToolSpec = Static<typeof DynamicToolSpec>;
 
 export const ThreadStartParams = Params({
   ...threadOverrides,
