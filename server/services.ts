@@ -6,6 +6,7 @@ import type { ActiveTurn } from './agent/activeTurn';
 import type { CompactionLimits } from './agent/compaction';
 import { UsageTotals } from './agent/usage';
 import { Approvals } from './approvals/approvals';
+import { CommandSessions } from './exec/commandSessions';
 import { loadConfig, type LoadedConfig } from './config/configFile';
 import { knownContextWindow } from './config/contextWindows';
 import type { ConfigDefaults, ThreadSettings } from './config/settings';
@@ -31,6 +32,8 @@ export class Services {
   readonly auth: AuthStore;
   /** Server requests to the clients of each thread, and what they approved for the session. */
   readonly approvals: Approvals;
+  /** Commands the model left running (exec_command sessions), per thread. */
+  readonly commands = new CommandSessions();
   private readonly usage = new Map<string, UsageTotals>();
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
@@ -46,6 +49,7 @@ export class Services {
       this.settings.delete(threadId);
       this.usage.delete(threadId);
       this.approvals.forget(threadId);
+      this.commands.clean(threadId);
     });
   }
 
@@ -131,6 +135,7 @@ export class Services {
     const running = [...this.turns.values()];
     for (const turn of running) turn.interrupt();
     await Promise.all(running.map((turn) => turn.done));
+    this.commands.closeAll();
     const store = await this.storePromise?.catch(() => undefined);
     await store?.close();
   }

@@ -10,6 +10,8 @@ export type ToolCall = Extract<ConversationEntry, { kind: 'toolCall' }>;
 /** What the user allows this turn's tools to do without asking, and how commands are confined. */
 export interface ToolPermissions {
   approvalPolicy: AskForApproval;
+  /** onFailure: a command that fails in the sandbox may be approved to run again outside it. */
+  retryUnsandboxedOnFailure: boolean;
   sandboxPolicy: SandboxPolicy;
 }
 

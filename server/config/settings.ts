@@ -1,6 +1,7 @@
 // The settings a thread runs with: config.toml's defaults, then the client's overrides at thread
 // start, resume or fork, then each turn's overrides, which stay as defaults for later turns.
 import {
+  isOnFailure,
   normalizeApprovalPolicy,
   normalizeSandboxMode,
   type AskForApproval,
@@ -18,6 +19,8 @@ export interface ThreadSettings {
   modelProvider: string;
   cwd: string;
   approvalPolicy: AskForApproval;
+  /** The policy was onFailure: a command that fails in the sandbox may, once approved, run outside it. */
+  approvalOnFailure: boolean;
   sandboxMode: SandboxMode;
   /** A full policy from turn/start; wins over the mode when set. */
   sandboxPolicy: SandboxPolicy | null;
@@ -78,6 +81,9 @@ export function applyOverrides(
     modelProvider: o.modelProvider ?? base.modelProvider,
     cwd: o.cwd ?? base.cwd,
     approvalPolicy: o.approvalPolicy ? normalizeApprovalPolicy(o.approvalPolicy) : base.approvalPolicy,
+    approvalOnFailure: o.approvalPolicy
+      ? isOnFailure(o.approvalPolicy)
+      : (previous.approvalOnFailure ?? false),
     sandboxMode: o.sandbox ? normalizeSandboxMode(o.sandbox) : base.sandboxMode,
     // A new thread-level mode replaces a policy an earlier turn set.
     sandboxPolicy: o.sandbox ? null : (previous.sandboxPolicy ?? null),
@@ -97,6 +103,7 @@ export function applyTurnOverrides(base: ThreadSettings, o: TurnOverrides): Thre
     ...base,
     cwd: o.cwd ?? base.cwd,
     approvalPolicy: o.approvalPolicy ? normalizeApprovalPolicy(o.approvalPolicy) : base.approvalPolicy,
+    approvalOnFailure: o.approvalPolicy ? isOnFailure(o.approvalPolicy) : base.approvalOnFailure,
     sandboxPolicy: o.sandboxPolicy ? normalizeSandboxPolicy(o.sandboxPolicy) : base.sandboxPolicy,
     model: o.model ?? mode?.model ?? base.model,
     reasoningEffort: o.effort ?? mode?.reasoning_effort ?? base.reasoningEffort,

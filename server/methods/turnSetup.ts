@@ -13,6 +13,8 @@ import { updatePlanTool } from '../tools/updatePlan';
 import { viewImageTool } from '../tools/viewImage';
 import { dynamicTools } from '../tools/dynamicTools';
 import { requestUserInputTool } from '../tools/userInputTool';
+import { execCommandTool } from '../tools/execCommand';
+import { writeStdinTool } from '../tools/writeStdin';
 import { settingsFor } from './threadSettings';
 import { effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
 
@@ -64,9 +66,13 @@ export async function prepareTurn(
     },
     history: history.modelHistory as ConversationEntry[],
     input: [...notes, ...input.entries],
-    tools: toolsFor(config, settings),
+    tools: toolsFor(config, settings, services),
     cwd: settings.cwd,
-    permissions: { approvalPolicy: settings.approvalPolicy, sandboxPolicy: effectiveSandboxPolicy(settings) },
+    permissions: {
+      approvalPolicy: settings.approvalPolicy,
+      retryUnsandboxedOnFailure: settings.approvalOnFailure,
+      sandboxPolicy: effectiveSandboxPolicy(settings),
+    },
     approvals: services.approvals.gateFor(active),
     limits: config.compactionLimits(settings.model),
     usage: services.usageOf(threadId),
@@ -75,8 +81,14 @@ export async function prepareTurn(
   };
 }
 
-function toolsFor(config: { updatePlanTool: boolean }, settings: ThreadSettings): AgentTool[] {
+function toolsFor(
+  config: { updatePlanTool: boolean },
+  settings: ThreadSettings,
+  services: Services,
+): AgentTool[] {
   const builtIn = [
+    execCommandTool(services.commands),
+    writeStdinTool(services.commands),
     ...(config.updatePlanTool ? [updatePlanTool] : []),
     applyPatchTool,
     viewImageTool,

@@ -1,0 +1,68 @@
+// Whether a command may run as it is, must be approved first, or may not run at all, and whether it
+// runs inside the sandbox: the approval policy, the sandbox policy and what the machine offers.
+import type { AskForApproval, SandboxPolicy } from '../protocol/enums';
+
+export interface CommandCircumstances {
+  approvalPolicy: AskForApproval;
+  sandboxPolicy: SandboxPolicy;
+  /** A sandbox works on this machine. */
+  sandboxAvailable: boolean;
+  /** The model asked to run outside the sandbox (`sandbox_permissions: "require_escalated"`). */
+  escalated: boolean;
+  /** On the known-safe read-only list. */
+  knownSafe: boolean;
+  /** An earlier acceptForSession (or execpolicy amendment) covers it. */
+  allowedForSession: boolean;
+}
+
+export type CommandPlan =
+  | { kind: 'run'; sandboxed: boolean }
+  | { kind: 'ask'; reason: string; sandboxedOnceApproved: boolean }
+  | { kind: 'refuse'; message: string };
+
+const wantsSandbox = (policy: SandboxPolicy) =>
+  policy.type === 'readOnly' || policy.type === 'workspaceWrite';
+
+export function planCommand(c: CommandCircumstances): CommandPlan {
+  const confine = wantsSandbox(c.sandboxPolicy);
+  const canConfine = confine && c.sandboxAvailable;
+  if (c.approvalPolicy === 'never') {
+    if (c.escalated) {
+      return {
+        kind: 'refuse',
+        message:
+          'Running outside the sandbox needs approval, and the approval policy is "never": run the command within the sandbox instead.',
+      };
+    }
+    if (confine && !c.sandboxAvailable) {
+      return {
+        kind: 'refuse',
+        message:
+          'No sandbox is available on this machine and the approval policy is "never", so commands cannot be approved: none may run.',
+      };
+    }
+    return { kind: 'run', sandboxed: canConfine };
+  }
+  if (c.allowedForSession) return { kind: 'run', sandboxed: canConfine && !c.escalated };
+  if (c.escalated)
+    return {
+      kind: 'ask',
+      reason: 'The model asks to run this command outside the sandbox.',
+      sandboxedOnceApproved: false,
+    };
+  if (confine && !c.sandboxAvailable) {
+    return {
+      kind: 'ask',
+      reason: 'No sandbox is available on this machine: the command would run unconfined.',
+      sandboxedOnceApproved: false,
+    };
+  }
+  if (c.approvalPolicy === 'untrusted' && !c.knownSafe) {
+    return {
+      kind: 'ask',
+      reason: 'The command is not on the list of known-safe commands.',
+      sandboxedOnceApproved: canConfine,
+    };
+  }
+  return { kind: 'run', sandboxed: canConfine };
+}

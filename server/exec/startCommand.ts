@@ -1,0 +1,50 @@
+// Starts a command confined by a sandbox policy (or unconfined), with the environment commands
+// get, and streams its output as text.
+import { existsSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { SandboxPolicy } from '../protocol/enums';
+import { wrapCommand, type Availability, type Wrapped } from '../sandbox/sandbox';
+import { commandEnv } from './commandEnv';
+import { RunningProcess } from './processRunner';
+
+const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+
+/** How a command line is run: by the shell, so pipes and quoting work as the model wrote them. */
+export function shellArgv(script: string): string[] {
+  return [SHELL, '-c', script];
+}
+
+export interface StartOptions {
+  argv: string[];
+  cwd: string;
+  /** The policy to confine it by; null runs it unconfined. */
+  policy: SandboxPolicy | null;
+  availability: Availability;
+  outputCapBytes: number;
+  timeoutMs?: number | null;
+  env?: Record<string, string | null>;
+  onText?: (text: string, stream: 'stdout' | 'stderr') => void;
+}
+
+export function startCommand(options: StartOptions): { process: RunningProcess; wrapped: Wrapped } {
+  const env = commandEnv(process.env, options.env);
+  const wrapped: Wrapped = options.policy
+    ? wrapCommand(options.argv, options.policy, options.cwd, env, options.availability)
+    : { argv: options.argv, sandbox: null, unavailable: null };
+  const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+  const { onText } = options;
+  const running = new RunningProcess({
+    argv: wrapped.argv,
+    cwd: options.cwd,
+    env,
+    timeoutMs: options.timeoutMs,
+    outputCapBytes: options.outputCapBytes,
+    onOutput: onText
+      ? (chunk, stream) => {
+          const text = decoders[stream].write(chunk);
+          if (text) onText(text, stream);
+        }
+      : undefined,
+  });
+  return { process: running, wrapped };
+}

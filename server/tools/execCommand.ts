@@ -1,0 +1,213 @@
+// exec_command: the model runs a shell command line. The approval policy and the sandbox decide
+// whether it runs, asks first, or is refused (server/approvals/commandPolicy.ts); it runs confined
+// by the thread's sandbox policy unless approved to run outside it; a command still running after
+// yield_time_ms becomes a session that write_stdin polls and feeds.
+import { resolve } from 'node:path';
+import type { ApprovalDecision } from '../agent/approvalGate';
+import { parseArguments, ToolInputError, type AgentTool, type ToolContext } from '../agent/tool';
+import { planCommand } from '../approvals/commandPolicy';
+import { isKnownSafe } from '../approvals/safeCommands';
+import { commandActions } from '../exec/commandActions';
+import { parseCommandLine } from '../exec/commandLine';
+import type { CommandSessions, Session } from '../exec/commandSessions';
+import type { Exit, RunningProcess } from '../exec/processRunner';
+import { shellArgv, startCommand } from '../exec/startCommand';
+import { sandboxAvailability, type Availability } from '../sandbox/sandbox';
+import { CommandItem } from './commandItem';
+import { boundedInteger, DEFAULT_MAX_OUTPUT_TOKENS, reportForModel } from './execOutput';
+
+const ITEM_OUTPUT_CAP_BYTES = 1024 * 1024;
+/** A session nobody cleans up still ends. */
+const SESSION_TIMEOUT_MS = 60 * 60 * 1000;
+export const MIN_YIELD_MS = 250;
+const MAX_YIELD_MS = 30_000;
+const DEFAULT_YIELD_MS = 10_000;
+
+/** Waits for the process to end, the yield time to pass, or the turn to be interrupted. */
+export async function waitForExit(
+  running: RunningProcess,
+  yieldMs: number,
+  signal: AbortSignal,
+): Promise<Exit | null> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const yielded = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), yieldMs);
+    onAbort = () => {
+      running.kill();
+      resolve(null);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const outcome = await Promise.race([running.exited, yielded]);
+  clearTimeout(timer);
+  signal.removeEventListener('abort', onAbort!);
+  // An interrupted command is killed; report it once it is really gone.
+  return outcome ?? (signal.aborted ? running.exited : null);
+}
+
+function refusal(decision: ApprovalDecision): string {
+  if (decision.unanswered === 'noClient') return 'No client could approve this command, so it did not run.';
+  if (decision.outcome === 'cancel') return 'The user declined to run this command and stopped the turn.';
+  return 'The user declined to run this command.';
+}
+
+export function execCommandTool(sessions: CommandSessions): AgentTool {
+  return {
+    spec: {
+      kind: 'function',
+      name: 'exec_command',
+      description:
+        'Runs a shell command line and returns its output. A command still running after yield_time_ms keeps running in a session; poll or feed it with write_stdin.',
+      parameters: {
+        type: 'object',
+        properties: {
+          cmd: { type: 'string', description: 'The shell command line to run.' },
+          workdir: { type: 'string', description: 'Working directory; defaults to the thread cwd.' },
+          yield_time_ms: { type: 'number', description: 'How long to wait for output before returning.' },
+          max_output_tokens: { type: 'number', description: 'Most output tokens to return.' },
+          tty: { type: 'boolean', description: 'Ask for a terminal (not available: runs over pipes).' },
+          justification: { type: 'string', description: 'Why the command needs to run outside the sandbox.' },
+          sandbox_permissions: {
+            type: 'string',
+            enum: ['use_default', 'require_escalated'],
+            description: 'require_escalated asks the user to run the command outside the sandbox.',
+          },
+        },
+        required: ['cmd'],
+      },
+    },
+    run: (call, context) => runExec(parseArguments(call), context, sessions),
+  };
+}
+
+async function runExec(args: Record<string, unknown>, context: ToolContext, sessions: CommandSessions) {
+  const cmd = args.cmd;
+  if (typeof cmd !== 'string' || cmd.trim() === '')
+    throw new ToolInputError('exec_command needs `cmd`, a non-empty string');
+  const cwd = resolve(context.cwd, typeof args.workdir === 'string' ? args.workdir : '.');
+  const yieldMs = boundedInteger(args.yield_time_ms, DEFAULT_YIELD_MS, MIN_YIELD_MS, MAX_YIELD_MS);
+  const maxTokens = boundedInteger(args.max_output_tokens, DEFAULT_MAX_OUTPUT_TOKENS, 1, 1_000_000);
+  const escalated = args.sandbox_permissions === 'require_escalated';
+  const justification = typeof args.justification === 'string' ? args.justification : null;
+  const line = parseCommandLine(cmd);
+  const actions = commandActions(line, cmd);
+  const availability = await sandboxAvailability();
+  const { permissions, approvals } = context;
+  const plan = planCommand({
+    approvalPolicy: permissions.approvalPolicy,
+    sandboxPolicy: permissions.sandboxPolicy,
+    sandboxAvailable: availability.kind !== 'none',
+    escalated,
+    knownSafe: isKnownSafe(line),
+    allowedForSession: approvals.commandAllowedForSession(line.tokens),
+  });
+  const item = new CommandItem(context.emit, { command: cmd, cwd, commandActions: actions, source: 'agent' });
+  item.start();
+  if (plan.kind === 'refuse') {
+    await item.complete({ status: 'declined', aggregatedOutput: plan.message });
+    return { output: plan.message, isError: true };
+  }
+  const ask = (reason: string) =>
+    approvals.command({
+      itemId: item.id,
+      command: cmd,
+      argv: line.tokens,
+      cwd,
+      commandActions: actions,
+      reason,
+    });
+  const sandboxed = plan.kind === 'run' ? plan.sandboxed : plan.sandboxedOnceApproved;
+  if (plan.kind === 'ask') {
+    const decision = await ask(justification ?? plan.reason);
+    if (decision.outcome !== 'accept') {
+      const message = refusal(decision);
+      await item.complete({ status: 'declined', aggregatedOutput: message });
+      return { output: message, isError: true };
+    }
+  }
+  const notes: string[] = [];
+  if (args.tty === true)
+    notes.push('no terminal (PTY) is available here; the command ran with pipes instead.');
+  // The item says so too, where the user looks.
+  const missing =
+    availability.kind === 'none' && plan.kind === 'ask' && !sandboxed ? availability.reason : null;
+  const banner = missing ? `[no sandbox available (${missing}): the command runs unconfined]\n` : '';
+  if (banner) item.delta(banner);
+  let attempt = await attemptRun(cmd, cwd, sandboxed, availability, context, item, yieldMs);
+  if (
+    sandboxed &&
+    permissions.retryUnsandboxedOnFailure &&
+    attempt.exit &&
+    attempt.exit.exitCode !== 0 &&
+    !context.signal.aborted
+  ) {
+    const decision = await ask(
+      `The command failed in the sandbox (exit code ${attempt.exit.exitCode}). Run it again outside the sandbox?`,
+    );
+    if (decision.outcome === 'accept') {
+      notes.push(
+        `the command failed in the sandbox (exit code ${attempt.exit.exitCode}) and ran again outside it.`,
+      );
+      attempt = await attemptRun(cmd, cwd, false, availability, context, item, yieldMs);
+    }
+  }
+  if (missing) notes.push(`no sandbox is available (${missing}); the command ran unconfined after approval.`);
+  const { running, exit } = attempt;
+  if (context.signal.aborted) notes.push('the turn was interrupted; the command was killed.');
+  let session: Session | null = null;
+  if (!exit) {
+    session = sessions.add(context.threadId, cmd, cwd, running);
+    attempt.handOver(session);
+  }
+  const output = running.output.text();
+  await item.complete({
+    status: exit ? (exit.exitCode === 0 ? 'completed' : 'failed') : 'completed',
+    exitCode: exit?.exitCode ?? null,
+    durationMs: exit?.durationMs ?? Date.now() - running.startedAt,
+    aggregatedOutput: banner + (exit?.spawnError ?? output),
+    processId: session ? String(session.id) : null,
+  });
+  return {
+    output: reportForModel({
+      notes: exit?.spawnError ? [...notes, `the command could not start: ${exit.spawnError}`] : notes,
+      wallMs: exit?.durationMs ?? Date.now() - running.startedAt,
+      exitCode: exit?.exitCode ?? null,
+      sessionId: session?.id ?? null,
+      output,
+      maxOutputTokens: maxTokens,
+    }),
+    isError: exit ? exit.exitCode !== 0 : false,
+  };
+}
+
+interface Attempt {
+  running: RunningProcess;
+  exit: Exit | null;
+  /** From now on the output goes to the session, not the (completed) item. */
+  handOver(session: Session): void;
+}
+
+async function attemptRun(
+  cmd: string,
+  cwd: string,
+  sandboxed: boolean,
+  availability: Availability,
+  context: ToolContext,
+  item: CommandItem,
+  yieldMs: number,
+): Promise<Attempt> {
+  let session: Session | null = null;
+  const { process: running } = startCommand({
+    argv: shellArgv(cmd),
+    cwd,
+    policy: sandboxed ? context.permissions.sandboxPolicy : null,
+    availability,
+    outputCapBytes: ITEM_OUTPUT_CAP_BYTES,
+    timeoutMs: SESSION_TIMEOUT_MS,
+    onText: (text) => (session ? session.unread.push(Buffer.from(text)) : item.delta(text)),
+  });
+  const exit = await waitForExit(running, yieldMs, context.signal);
+  return { running, exit, handOver: (s) => (session = s) };
+}

@@ -1,0 +1,143 @@
+import { strict as assert } from 'node:assert';
+import { planCommand, type CommandCircumstances } from '../../../server/approvals/commandPolicy';
+import { isKnownSafe } from '../../../server/approvals/safeCommands';
+import { commandActions } from '../../../server/exec/commandActions';
+import { commandEnv } from '../../../server/exec/commandEnv';
+import { parseCommandLine } from '../../../server/exec/commandLine';
+import { OutputBuffer } from '../../../server/exec/outputBuffer';
+
+const actions = (text: string) => commandActions(parseCommandLine(text), text);
+const safe = (text: string) => isKnownSafe(parseCommandLine(text));
+
+describe('command lines', () => {
+  it('reads what a command line does, for display', () => {
+    assert.deepEqual(actions('cat src/a.ts'), [
+      { type: 'read', command: 'cat src/a.ts', name: 'a.ts', path: 'src/a.ts' },
+    ]);
+    assert.deepEqual(actions("sed -n '1,20p' lib/x.py"), [
+      { type: 'read', command: 'sed -n 1,20p lib/x.py', name: 'x.py', path: 'lib/x.py' },
+    ]);
+    assert.deepEqual(actions('ls -la src | head -n 5'), [
+      { type: 'listFiles', command: 'ls -la src', path: 'src' },
+    ]);
+    assert.deepEqual(actions('rg --files | wc -l'), [
+      { type: 'listFiles', command: 'rg --files', path: null },
+    ]);
+    assert.deepEqual(actions('rg -n "fn main" src 2>/dev/null'), [
+      { type: 'search', command: "rg -n 'fn main' src", query: 'fn main', path: 'src' },
+    ]);
+    assert.deepEqual(actions('cd web && grep -e TODO .'), [
+      { type: 'search', command: 'grep -e TODO .', query: 'TODO', path: '.' },
+    ]);
+    assert.deepEqual(actions('find . -name "*.ts"'), [
+      { type: 'search', command: "find . -name '*.ts'", query: '*.ts', path: '.' },
+    ]);
+    assert.deepEqual(actions('bash -lc "git grep needle"'), [
+      { type: 'search', command: 'git grep needle', query: 'needle', path: null },
+    ]);
+    assert.deepEqual(actions('npm test'), [{ type: 'unknown', command: 'npm test' }]);
+    assert.deepEqual(actions('cd src'), [{ type: 'unknown', command: 'cd src' }]);
+    assert.deepEqual(actions('echo "unterminated'), [{ type: 'unknown', command: 'echo unterminated' }]);
+  });
+
+  it('knows which commands only read', () => {
+    for (const text of [
+      'ls -la',
+      'cat a | grep x | wc -l',
+      'git status && git diff HEAD',
+      'rg foo src',
+      "sed -n '5,9p' f",
+      'find . -name x',
+      'git branch --show-current',
+    ]) {
+      assert.equal(safe(text), true, text);
+    }
+    for (const text of [
+      'rm -rf x',
+      'echo hi > f',
+      'cat a; rm b',
+      'find . -delete',
+      'find . -exec rm {} ;',
+      'rg --pre cat x',
+      'sed -i s/a/b/ f',
+      'git push',
+      'git branch -D main',
+      'echo $(rm -rf x)',
+      'echo `id`',
+      'sleep 1 &',
+      'ls <(rm x)',
+      'bash -c "rm -rf x"',
+    ]) {
+      assert.equal(safe(text), false, text);
+    }
+  });
+
+  it('keeps words and operators as the prefix an approval remembers', () => {
+    assert.deepEqual(parseCommandLine('git status --short').tokens, ['git', 'status', '--short']);
+    assert.deepEqual(parseCommandLine('a && b | c').tokens, ['a', '&&', 'b', '|', 'c']);
+  });
+});
+
+describe('command policy', () => {
+  const base: CommandCircumstances = {
+    approvalPolicy: 'on-request',
+    sandboxPolicy: { type: 'workspaceWrite', writableRoots: [], networkAccess: false },
+    sandboxAvailable: true,
+    escalated: false,
+    knownSafe: false,
+    allowedForSession: false,
+  };
+  const plan = (c: Partial<CommandCircumstances>) => planCommand({ ...base, ...c });
+
+  it('runs in the sandbox without asking under on-request, and asks to leave it', () => {
+    assert.deepEqual(plan({}), { kind: 'run', sandboxed: true });
+    assert.equal(plan({ escalated: true }).kind, 'ask');
+    assert.deepEqual(plan({ escalated: true, allowedForSession: true }), { kind: 'run', sandboxed: false });
+  });
+
+  it('untrusted asks for what is not known-safe, and keeps the sandbox after approval', () => {
+    assert.deepEqual(plan({ approvalPolicy: 'untrusted', knownSafe: true }), {
+      kind: 'run',
+      sandboxed: true,
+    });
+    const asked = plan({ approvalPolicy: 'untrusted' });
+    assert.equal(asked.kind === 'ask' && asked.sandboxedOnceApproved, true);
+  });
+
+  it('never never asks: escalation and a missing sandbox are refused', () => {
+    assert.deepEqual(plan({ approvalPolicy: 'never' }), { kind: 'run', sandboxed: true });
+    assert.equal(plan({ approvalPolicy: 'never', escalated: true }).kind, 'refuse');
+    assert.equal(plan({ approvalPolicy: 'never', sandboxAvailable: false }).kind, 'refuse');
+    const full = { type: 'dangerFullAccess' } as const;
+    assert.deepEqual(plan({ approvalPolicy: 'never', sandboxAvailable: false, sandboxPolicy: full }), {
+      kind: 'run',
+      sandboxed: false,
+    });
+  });
+
+  it('asks before every command when the sandbox is missing', () => {
+    const asked = plan({ sandboxAvailable: false, knownSafe: true });
+    assert.equal(asked.kind, 'ask');
+    assert.equal(asked.kind === 'ask' && asked.sandboxedOnceApproved, false);
+  });
+});
+
+describe('command output and environment', () => {
+  it('keeps head and tail of long output and says how much it cut', () => {
+    const buffer = new OutputBuffer(10);
+    buffer.push(Buffer.from('0123456789'));
+    assert.equal(buffer.text(), '0123456789');
+    buffer.push(Buffer.from('abcdefghij'));
+    buffer.push(Buffer.from('KLMNO'));
+    assert.equal(buffer.totalBytes, 25);
+    assert.equal(buffer.text(), '01234\n[… 15 bytes of output cut; 25 in all …]\nKLMNO');
+  });
+
+  it('leaves secrets out of the environment commands get', () => {
+    const env = commandEnv(
+      { PATH: '/bin', OPENAI_API_KEY: 'sk', GITHUB_TOKEN: 't', DB_PASSWORD: 'p', HOME: '/h' },
+      { EXTRA: '1', HOME: null },
+    );
+    assert.deepEqual(env, { PATH: '/bin', EXTRA: '1' });
+  });
+});
