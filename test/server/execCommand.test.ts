@@ -139,6 +139,8 @@ describe('exec_command', function () {
         return 0;
       }
     };
+    // Both sleeps start just after the echo.
+    for (let tries = 0; running() < 2 && tries < 100; tries++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(running(), 2);
     await server.call('turn/interrupt', { threadId, turnId: turn.id });
     assert.equal((await turnCompleted(server, turn.id)).status, 'interrupted');
