@@ -43,6 +43,7 @@ export const SNAPSHOT = 'thread-index.json';
 export const JOURNAL = 'thread-index.journal';
 const COMPACT_AFTER = 2000;
 const SWEEP_BATCH = 64;
+const RESCAN_INTERVAL_MS = 1000;
 
 interface Snapshot extends TableSnapshot {
   version: number;
@@ -78,6 +79,9 @@ export class ThreadIndex {
   /** Threads changed while a sweep runs: the sweep leaves them alone. */
   private touched: Set<string> | undefined;
   private closing = false;
+  /** When each folder was last listed after a change of ours, and the listings put off for later. */
+  private readonly lastScan = new Map<string, number>();
+  private readonly rescans = new Map<string, NodeJS.Timeout>();
 
   private constructor(
     private readonly home: string,
@@ -129,11 +133,26 @@ export class ThreadIndex {
 
   /**
    * After we created or moved a file in a folder: notes the folder's mtime, first indexing any
-   * other new file there (another process's). Files deleted behind our back are found at the next
-   * open, or when their thread is read.
+   * other new file there (another process's). Listing a folder costs as much as the threads it
+   * holds, so a folder is listed at once at most every RESCAN_INTERVAL_MS; changes in between are
+   * covered by one listing at the end of the interval (creating many threads in a day stays linear).
+   * Files deleted behind our back are found at the next open, or when their thread is read.
    */
   async folderChanged(absoluteFolder: string): Promise<void> {
     const folder = relative(this.home, absoluteFolder);
+    if (this.rescans.has(folder)) return;
+    const wait = (this.lastScan.get(folder) ?? -Infinity) + RESCAN_INTERVAL_MS - Date.now();
+    if (wait <= 0) return this.rescan(folder);
+    const timer = setTimeout(() => {
+      this.rescans.delete(folder);
+      this.rescan(folder).catch((error: Error) => this.log.warn(`cannot list ${folder}: ${error.message}`));
+    }, wait);
+    this.rescans.set(folder, timer);
+  }
+
+  private async rescan(folder: string): Promise<void> {
+    if (this.closing) return;
+    this.lastScan.set(folder, Date.now());
     const mtimeMs = await folderTime(this.home, folder);
     if (mtimeMs === undefined) return;
     const files = await rolloutsIn(this.home, folder);
@@ -148,6 +167,9 @@ export class ThreadIndex {
    */
   async close(): Promise<void> {
     this.closing = true;
+    // A listing left for later only finds other processes' files, which the next open finds too.
+    for (const timer of this.rescans.values()) clearTimeout(timer);
+    this.rescans.clear();
     await this.sweeping;
     await this.compact(true);
   }

@@ -156,6 +156,20 @@ describe('ThreadStore: damaged files and a stale index', () => {
     assert.deepEqual(ids(store), new Set([foreign.id, own.id]), 'seen when we wrote to the same folder');
   });
 
+  it('lists a busy folder at most once a second, and still finds another process’s rollout there', async () => {
+    const store = await open();
+    const first = await store.create(newThread());
+    const foreign = writeRollout(home(), {});
+    const second = await store.create(newThread());
+    const deadline = Date.now() + 3000;
+    while (!ids(store).has(foreign.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(
+      ids(store),
+      new Set([first.id, second.id, foreign.id]),
+      'listed at the end of the second',
+    );
+  });
+
   it('looks again at the next open for a rollout another process was still writing', async () => {
     const store = await open();
     const foreign = writeRollout(home(), { turns: [{ id: 't1', userText: 'slow writer' }] });
