@@ -51,6 +51,8 @@ export class ServerStatus implements vscode.Disposable {
   private render(): void {
     const state = this.server.state;
     void vscode.commands.executeCommand('setContext', 'threadline.serverState', state);
+    // Views hide what only Threadline's own server offers when another server is configured.
+    void vscode.commands.executeCommand('setContext', 'threadline.ownServer', this.server.isThreadline);
     const { modelProvider, model } = readSettings();
     const using = [modelProvider, model].filter(Boolean).join(' · ');
     const busy = state === 'ready' && this.running.size > 0;

@@ -10,9 +10,14 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: true, timeout: 20_000 });
   // Defines describe/it for the suites required below, as `mocha` does for spec files.
   mocha.suite.emit('pre-require', globalThis, 'threadline-vscode-tests', mocha);
-  await import('./smoke.test');
-  await import('./server.test');
-  await import('./threads.test');
+  // The same editor against the reference server (`codex app-server`) runs the suite written for it.
+  if (process.env.THREADLINE_TEST_CODEX) {
+    await import('./reference.test');
+  } else {
+    await import('./smoke.test');
+    await import('./server.test');
+    await import('./threads.test');
+  }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {
       if (failures > 0) reject(new Error(`${failures} in-editor test(s) failed`));

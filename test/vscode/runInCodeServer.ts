@@ -2,6 +2,7 @@
 // Development Host (this repository, unpackaged), streams mocha's output here and exits with its result.
 // On failure it prints the extension host's log.
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { repoRoot } from '../helpers/paths';
 import { Browser } from '../harness/browser';
@@ -13,13 +14,18 @@ import { bundleInEditorTests } from './bundle';
 import { outputTag } from './outputTag';
 
 const suiteTimeoutMs = 180_000;
+const reference = process.argv.includes('--reference');
+const label = reference ? ', reference server' : '';
 
 async function main(): Promise<number> {
   const started = Date.now();
   const testsEntry = await bundleInEditorTests();
   // The extension's server keeps its threads here, never in the user's ~/.threadline.
   const home = scratchDir('threadline-home-');
-  const server = await CodeServer.start({ smokeTestDriver: true, env: { THREADLINE_HOME: home } });
+  const env: NodeJS.ProcessEnv = { THREADLINE_HOME: home };
+  // `--reference`: the reference-server suite, with the codex binary its npm package ships.
+  if (reference) env.THREADLINE_TEST_CODEX = resolve(repoRoot, 'node_modules', '.bin', 'codex');
+  const server = await CodeServer.start({ smokeTestDriver: true, env });
   let browser: Browser | undefined;
   const workbenchLog: string[] = [];
   const workspace = createWorkspace({ 'README.md': '# In-editor test workspace\n' });
@@ -42,17 +48,17 @@ async function main(): Promise<number> {
     const code = await withTimeout(exited, suiteTimeoutMs, 'the in-editor tests to finish');
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (code === 0) {
-      console.log(`in-editor tests (code-server): passed in ${seconds} s`);
+      console.log(`in-editor tests (code-server${label}): passed in ${seconds} s`);
       return 0;
     }
     printFailureLogs(server, workbenchLog, browser?.consoleErrors ?? []);
     console.error(
-      `in-editor tests (code-server): FAILED (exit code ${code}) after ${seconds} s; report above`,
+      `in-editor tests (code-server${label}): FAILED (exit code ${code}) after ${seconds} s; report above`,
     );
     return 1;
   } catch (error) {
     printFailureLogs(server, workbenchLog, browser?.consoleErrors ?? []);
-    console.error(`in-editor tests (code-server): ${(error as Error).message}`);
+    console.error(`in-editor tests (code-server${label}): ${(error as Error).message}`);
     return 1;
   } finally {
     await browser?.close();

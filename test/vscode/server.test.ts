@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { threadlineServer } from './extensionApi';
+import { waitFor } from './treeHelpers';
 
 describe('the shared server connection', () => {
   it('starts the bundled server on first use and answers typed requests', async () => {
@@ -46,11 +47,3 @@ describe('the shared server connection', () => {
     assert.equal(read.id, thread.id);
   });
 });
-
-async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

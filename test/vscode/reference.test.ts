@@ -1,0 +1,107 @@
+// The extension with `threadline.server.command` set to the reference server (`codex app-server` from
+// @openai/codex 0.169, its binary shipped in the npm package), its CODEX_HOME pointing at the scripted
+// model server: the tree lists, renames, archives and unarchives, a turn streams, and the extension knows
+// it is not talking to its own server.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
+import { threadlineApi } from './extensionApi';
+import { archivedIds, shownIds, waitFor } from './treeHelpers';
+
+const codex = process.env.THREADLINE_TEST_CODEX!;
+const settings = () => vscode.workspace.getConfiguration('threadline');
+
+describe('Threadline with the reference server (codex app-server 0.169)', () => {
+  let model: ModelServer;
+  let codexHome: string;
+  let threadId = '';
+
+  before(async () => {
+    model = await startModelServer({ responses: [] });
+    codexHome = mkdtempSync(join(tmpdir(), 'threadline-codex-home-'));
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        'model = "test-model"',
+        'model_provider = "scripted"',
+        'approval_policy = "never"',
+        'sandbox_mode = "read-only"',
+        '',
+        '[model_providers.scripted]',
+        'name = "Scripted"',
+        `base_url = "${model.baseUrl}"`,
+        'wire_api = "responses"',
+        'env_key = "SCRIPTED_API_KEY"',
+        '',
+      ].join('\n'),
+    );
+    // The server child inherits the extension host's environment.
+    process.env.CODEX_HOME = codexHome;
+    process.env.SCRIPTED_API_KEY = 'sk-test-reference';
+    await settings().update('server.command', codex, vscode.ConfigurationTarget.Global);
+    await settings().update('server.args', ['app-server'], vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.view.extension.threadline');
+  });
+
+  after(async () => {
+    await settings().update('server.command', undefined, vscode.ConfigurationTarget.Global);
+    await settings().update('server.args', undefined, vscode.ConfigurationTarget.Global);
+    await model.close();
+    rmSync(codexHome, { recursive: true, force: true });
+  });
+
+  it('runs the configured command and knows it is not its own server', async () => {
+    const { server } = await threadlineApi();
+    const info = await server.start();
+    assert.equal(info.codexHome, codexHome);
+    assert.doesNotMatch(info.userAgent, /^threadline\//);
+    assert.equal(server.isThreadline, false, 'features only Threadline has stay hidden');
+  });
+
+  it('shows a new thread at once and streams a turn into it', async () => {
+    const { server } = await threadlineApi();
+    await shownIds();
+    threadId = (await vscode.commands.executeCommand<string>('threadline.newThread'))!;
+    assert.ok(threadId);
+    await waitFor(async () => (await shownIds()).includes(threadId));
+
+    model.script({ output: [{ text: ['Hello', ' from', ' the reference'] }] });
+    const deltas: string[] = [];
+    let completed = false;
+    const subscriptions = [
+      server.onNotification(
+        'item/agentMessage/delta',
+        (p) => p.threadId === threadId && deltas.push(p.delta),
+      ),
+      server.onNotification('turn/completed', (p) => (completed ||= p.threadId === threadId)),
+    ];
+    await server.request('turn/start', { threadId, input: [{ type: 'text', text: 'Say hello' }] });
+    await waitFor(() => completed, 20_000);
+    subscriptions.forEach((s) => s.dispose());
+    assert.deepEqual(deltas, ['Hello', ' from', ' the reference']);
+    assert.equal(model.requests.filter((r) => r.method === 'POST').length, 1);
+
+    // Listed by the server itself now that the thread has a turn (not only from the live update).
+    await vscode.commands.executeCommand('threadline.refreshThreads');
+    assert.ok((await shownIds()).includes(threadId));
+  });
+
+  it('follows a rename', async () => {
+    const { server, threads } = await threadlineApi();
+    await server.request('thread/name/set', { threadId, name: 'Named on codex' });
+    await waitFor(() => threads.model.thread(threadId)?.thread.name === 'Named on codex');
+  });
+
+  it('archives into Archived and unarchives back', async () => {
+    const { threads } = await threadlineApi();
+    await vscode.commands.executeCommand('threadline.archiveThread', threads.model.thread(threadId));
+    await waitFor(async () => !(await shownIds()).includes(threadId));
+    assert.deepEqual(await archivedIds(), [threadId]);
+    await vscode.commands.executeCommand('threadline.unarchiveThread', threads.model.thread(threadId));
+    await waitFor(async () => (await shownIds()).includes(threadId));
+    assert.deepEqual(await archivedIds(), []);
+  });
+});

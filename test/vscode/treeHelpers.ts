@@ -1,0 +1,29 @@
+// What the in-editor suites read from the running extension's Threads tree, and a poll for live updates.
+import type { ThreadNode } from '../../extension/threads/threadTreeModel';
+import { threadlineApi } from './extensionApi';
+
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Every thread the tree shows outside Archived, in order. */
+export async function shownIds(): Promise<string[]> {
+  const { threads } = await threadlineApi();
+  const ids: string[] = [];
+  for (const node of await threads.model.children()) {
+    if (node.kind !== 'group') continue;
+    for (const child of await threads.model.children(node)) ids.push((child as ThreadNode).thread.id);
+  }
+  return ids;
+}
+
+export async function archivedIds(): Promise<string[]> {
+  const { threads } = await threadlineApi();
+  return (await threads.model.children(threads.model.archivedNode))
+    .filter((n): n is ThreadNode => n.kind === 'thread')
+    .map((n) => n.thread.id);
+}
