@@ -37,6 +37,8 @@ export interface TurnSpec {
 export interface TurnOutcome {
   status: Exclude<TurnStatus, 'inProgress'>;
   error: TurnError | null;
+  /** The model's last message of a completed turn (a review's text). */
+  finalMessage?: string;
 }
 
 export async function runTurn(spec: TurnSpec, active: ActiveTurn): Promise<TurnOutcome> {
@@ -44,7 +46,7 @@ export async function runTurn(spec: TurnSpec, active: ActiveTurn): Promise<TurnO
   const loop = new Loop(spec, active, emit);
   try {
     await loop.run();
-    return { status: 'completed', error: null };
+    return { status: 'completed', error: null, finalMessage: loop.finalMessage() };
   } catch (error) {
     const partial = (error as { partialEntries?: ConversationEntry[] }).partialEntries ?? [];
     await emit.modelEntries(partial).catch(() => {});
@@ -65,6 +67,11 @@ class Loop {
     private readonly emit: TurnEmitter,
   ) {
     this.conversation = [...spec.history];
+  }
+
+  finalMessage(): string {
+    const last = this.conversation.findLast((entry) => entry.kind === 'assistant');
+    return last?.kind === 'assistant' ? last.text : '';
   }
 
   async run(): Promise<void> {

@@ -14,6 +14,8 @@ export interface TurnLaunch {
   prepare(): Promise<TurnSpec>;
   /** The thread is running (true) or idle again (false). */
   setRunning(running: boolean): void;
+  /** Runs the prepared turn; the agent loop unless the turn is special (a review). */
+  run?: (spec: TurnSpec, active: ActiveTurn) => Promise<TurnOutcome>;
 }
 
 export async function launchTurn(launch: TurnLaunch): Promise<Turn> {
@@ -51,7 +53,7 @@ async function run(launch: TurnLaunch): Promise<TurnOutcome> {
     launch.active.emit.turnEvent('error', { error: turnError, willRetry: false });
     return { status: 'failed', error: turnError };
   }
-  return runTurn(spec, launch.active);
+  return (launch.run ?? runTurn)(spec, launch.active);
 }
 
 /** Plays a steered message into the running turn: shown at once, sent with the next model request. */

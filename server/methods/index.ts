@@ -6,6 +6,7 @@ import { threadHandlers } from './thread';
 import { turnHandlers } from './turn';
 import { accountHandlers } from './account';
 import { modelHandlers } from './models';
+import { reviewHandlers } from './review';
 
 export function methodHandlers(services: Services): HandlerTable {
   return {
@@ -14,5 +15,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...turnHandlers(services),
     ...accountHandlers(services),
     ...modelHandlers(services),
+    ...reviewHandlers(services),
   };
 }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ActiveTurn } from '../agent/activeTurn';
 import { UserInputError, toUserEntry } from '../agent/userInput';
-import { launchTurn, steerTurn } from '../agent/turnRunner';
+import { launchTurn, steerTurn, type TurnLaunch } from '../agent/turnRunner';
 import { TurnEmitter } from '../agent/turnEmitter';
 import { applyTurnOverrides } from '../config/settings';
 import type { UserMessageItem } from '../protocol/items';
@@ -21,7 +21,7 @@ import { prepareTurn, type TurnInput } from './turnSetup';
 import type { ThreadSummary } from '../threads/summary';
 
 export function turnHandlers(services: Services): HandlerTable {
-  const { loaded, turns } = services;
+  const { turns } = services;
 
   function running(threadId: string, turnId: string, field: string): ActiveTurn {
     const active = turns.get(threadId);
@@ -34,58 +34,12 @@ export function turnHandlers(services: Services): HandlerTable {
     return active;
   }
 
-  /** Loads the thread for the caller and starts a turn on it; answers once the turn is set up. */
-  async function start(
-    threadId: string,
-    peer: RequestContext['peer'],
-    build: (summary: ThreadSummary) => Promise<{ userMessage: UserMessageItem | null; input: TurnInput }>,
-  ) {
-    const store = await services.store();
-    const summary = store.require(threadId);
-    const current = turns.get(threadId);
-    if (current) {
-      throw invalidRequest(
-        `a turn is already running on thread ${threadId} (${current.turnId}): steer it with turn/steer or stop it with turn/interrupt`,
-      );
-    }
-    loaded.subscribe(summary.id, peer);
-    const notifier = { notify: (method: string, params: unknown) => loaded.notify(threadId, method, params) };
-    const emit = new TurnEmitter(threadId, uuidv7(), notifier, turnJournal(store, threadId));
-    const active = new ActiveTurn(emit);
-    // Claimed before anything is awaited, so two turn/start requests cannot both start a turn.
-    turns.set(threadId, active);
-    let built;
-    try {
-      built = await build(summary);
-    } catch (error) {
-      turns.delete(threadId);
-      throw error;
-    }
-    const { userMessage, input } = built;
-    const setRunning = (on: boolean) => {
-      if (!on && turns.get(threadId) === active) turns.delete(threadId);
-      loaded.setStatus(threadId, on ? { type: 'active', activeFlags: [] } : { type: 'idle' });
-    };
-    // The turn's events follow the response that created it.
-    active.done = new Promise((go) => setImmediate(go)).then(() =>
-      launchTurn({
-        active,
-        userMessage,
-        setRunning,
-        prepare: () => prepareTurn(services, store, active, input),
-      }).catch((error: Error) =>
-        services.log.error(`turn ${emit.turnId} on ${threadId} ended badly: ${error.stack}`),
-      ),
-    );
-    return emit.turn('inProgress', null, null);
-  }
-
   const handlers: HandlerTable = {
     'turn/start': async (
       params: ParamsOf<'turn/start'>,
       { peer }: RequestContext,
     ): Promise<ResultOf<'turn/start'>> => {
-      const turn = await start(params.threadId, peer, async (summary) => {
+      const turn = await startTurnOn(services, params.threadId, peer, async (summary) => {
         const base = services.settings.get(params.threadId) ?? (await settingsFor(services, summary, {}));
         const settings = applyTurnOverrides(base, {
           ...params,
@@ -118,7 +72,7 @@ export function turnHandlers(services: Services): HandlerTable {
     },
 
     'thread/compact/start': async (params: ParamsOf<'thread/compact/start'>, { peer }: RequestContext) => {
-      await start(params.threadId, peer, async () => ({
+      await startTurnOn(services, params.threadId, peer, async () => ({
         userMessage: null,
         input: { entries: [], outputSchema: null, compactOnly: true },
       }));
@@ -126,6 +80,62 @@ export function turnHandlers(services: Services): HandlerTable {
     },
   };
   return withStoreErrors(handlers);
+}
+
+/** What a turn starts with; `run` replaces the agent loop for a special turn (a review). */
+export interface TurnStart {
+  userMessage: UserMessageItem | null;
+  input: TurnInput;
+  run?: TurnLaunch['run'];
+}
+
+/** Loads the thread for the caller and starts a turn on it; answers once the turn is set up. */
+export async function startTurnOn(
+  services: Services,
+  threadId: string,
+  peer: RequestContext['peer'],
+  build: (summary: ThreadSummary) => Promise<TurnStart>,
+) {
+  const { loaded, turns } = services;
+  const store = await services.store();
+  const summary = store.require(threadId);
+  const current = turns.get(threadId);
+  if (current) {
+    throw invalidRequest(
+      `a turn is already running on thread ${threadId} (${current.turnId}): steer it with turn/steer or stop it with turn/interrupt`,
+    );
+  }
+  loaded.subscribe(summary.id, peer);
+  const notifier = { notify: (method: string, params: unknown) => loaded.notify(threadId, method, params) };
+  const emit = new TurnEmitter(threadId, uuidv7(), notifier, turnJournal(store, threadId));
+  const active = new ActiveTurn(emit);
+  // Claimed before anything is awaited, so two turn/start requests cannot both start a turn.
+  turns.set(threadId, active);
+  let built;
+  try {
+    built = await build(summary);
+  } catch (error) {
+    turns.delete(threadId);
+    throw error;
+  }
+  const { userMessage, input, run } = built;
+  const setRunning = (on: boolean) => {
+    if (!on && turns.get(threadId) === active) turns.delete(threadId);
+    loaded.setStatus(threadId, on ? { type: 'active', activeFlags: [] } : { type: 'idle' });
+  };
+  // The turn's events follow the response that created it.
+  active.done = new Promise((go) => setImmediate(go)).then(() =>
+    launchTurn({
+      active,
+      userMessage,
+      setRunning,
+      run,
+      prepare: () => prepareTurn(services, store, active, input),
+    }).catch((error: Error) =>
+      services.log.error(`turn ${emit.turnId} on ${threadId} ended badly: ${error.stack}`),
+    ),
+  );
+  return emit.turn('inProgress', null, null);
 }
 
 async function userEntry(input: UserInput[], cwd: string) {

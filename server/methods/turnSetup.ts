@@ -22,6 +22,8 @@ export interface TurnInput {
   entries: ConversationEntry[];
   outputSchema: unknown;
   compactOnly: boolean;
+  /** A review turn: the reviewer's own instructions, a fresh context and no tools. */
+  reviewInstructions?: string;
 }
 
 export async function prepareTurn(
@@ -54,19 +56,20 @@ export async function prepareTurn(
   ]
     .filter(Boolean)
     .join('\n\n');
+  const review = input.reviewInstructions !== undefined;
   return {
     client: access.client,
     request: {
       model: settings.model,
-      instructions,
+      instructions: input.reviewInstructions ?? instructions,
       reasoningEffort: settings.reasoningEffort,
       reasoningSummary: settings.reasoningSummary,
       outputSchema: input.outputSchema,
       promptCacheKey: threadId,
     },
-    history: history.modelHistory as ConversationEntry[],
-    input: [...notes, ...input.entries],
-    tools: toolsFor(config, settings, services),
+    history: review ? [] : (history.modelHistory as ConversationEntry[]),
+    input: review ? input.entries : [...notes, ...input.entries],
+    tools: review ? [] : toolsFor(config, settings, services),
     cwd: settings.cwd,
     permissions: {
       approvalPolicy: settings.approvalPolicy,

@@ -6,6 +6,7 @@ import { UserInput } from './userInput';
 import { CommandExecutionItem } from './commandExecution';
 import { FileChangeItem } from './fileChange';
 import { DynamicToolCallItem, ImageViewItem } from './toolCallItems';
+import { EnteredReviewModeItem, ExitedReviewModeItem } from './reviewItems';
 
 export const MessagePhase = StringEnum(['commentary', 'final_answer']);
 
@@ -47,6 +48,8 @@ export const ThreadItem = Type.Union([
   FileChangeItem,
   ImageViewItem,
   DynamicToolCallItem,
+  EnteredReviewModeItem,
+  ExitedReviewModeItem,
 ]);
 export type ThreadItem = Static<typeof ThreadItem>;
 export type UserMessageItem = Static<typeof UserMessageItem>;

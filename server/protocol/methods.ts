@@ -8,6 +8,7 @@ import * as T from './threadMethods';
 import * as U from './turnMethods';
 import * as A from './accountMethods';
 import * as M from './modelMethods';
+import * as R from './reviewMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -37,6 +38,7 @@ export const clientRequests = {
   'turn/start': { params: U.TurnStartParams, result: U.TurnResponse },
   'turn/steer': { params: U.TurnSteerParams, result: U.TurnSteerResponse },
   'turn/interrupt': { params: U.TurnInterruptParams, result: T.EmptyResponse },
+  'review/start': { params: R.ReviewStartParams, result: R.ReviewStartResponse },
   'account/read': { params: A.GetAccountParams, result: A.GetAccountResponse },
   'account/login/start': { params: A.LoginAccountParams, result: A.LoginAccountResponse },
   'account/logout': { params: A.EmptyParams, result: T.EmptyResponse },
