@@ -7,6 +7,14 @@ import { agentEnv, agentHome, completedItems, startThread, startTurn, turnComple
 import { ServerProcess } from '../helpers/serverProcess';
 
 const PLAN_MODE = { mode: 'plan', settings: { model: 'test-model', developer_instructions: null } };
+/** The concatenated deltas one item received through `method`. */
+const streamed = (server: ServerProcess, method: string, itemId: string) =>
+  server
+    .notifications(method)
+    .map((m) => m.params as { itemId: string; delta: string })
+    .filter((p) => p.itemId === itemId)
+    .map((p) => p.delta)
+    .join('');
 const instructionsOf = (request: { body: { instructions?: string } }) => request.body.instructions ?? '';
 
 describe('plan mode and personality', function () {
@@ -44,18 +52,10 @@ describe('plan mode and personality', function () {
     );
     const plan = items[1] as { id: string; text: string };
     assert.equal(plan.text, '\n1. Edit a.ts\n');
-    const planDeltas = server
-      .notifications('item/plan/delta')
-      .map((m) => m.params as { itemId: string; delta: string })
-      .filter((p) => p.itemId === plan.id);
-    assert.equal(planDeltas.map((p) => p.delta).join(''), plan.text);
+    assert.equal(streamed(server, 'item/plan/delta', plan.id), plan.text);
     const message = items[2] as AgentMessageItem;
     assert.equal(message.text, 'Looked around.\n\nOK?');
-    const messageDeltas = server
-      .notifications('item/agentMessage/delta')
-      .map((m) => m.params as { itemId: string; delta: string })
-      .filter((p) => p.itemId === message.id);
-    assert.equal(messageDeltas.map((p) => p.delta).join(''), message.text);
+    assert.equal(streamed(server, 'item/agentMessage/delta', message.id), message.text);
 
     const [first] = model.requests;
     assert.match(instructionsOf(first!), /You are in plan mode/);
