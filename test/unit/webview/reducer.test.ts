@@ -1,0 +1,217 @@
+// The pure reducer over protocol notifications: every notification type it knows, and input it must survive.
+import * as assert from 'node:assert/strict';
+import { fromSnapshot, prependTurns, reduce } from '../../../webview/store/reducer';
+import { itemKey, type ConversationState } from '../../../webview/store/state';
+import { agentMessage, n, snapshot, turn, userMessage } from './conversationFixtures';
+
+const apply = (state: ConversationState, ...ns: ReturnType<typeof n>[]) => ns.reduce(reduce, state);
+
+describe('webview reducer', () => {
+  const base = () =>
+    fromSnapshot(snapshot([turn('t1', [userMessage('u1', 'hi'), agentMessage('a1', 'hello')])]));
+
+  it('normalizes a snapshot into turns, items and rows', () => {
+    const s = base();
+    assert.deepEqual(s.turnIds, ['t1']);
+    assert.deepEqual(s.turns.t1.itemKeys, ['t1/u1', 't1/a1']);
+    assert.deepEqual(
+      s.rows.map((r) => r.key),
+      ['turn:t1', 't1/u1', 't1/a1'],
+    );
+    assert.equal((s.items['t1/a1'] as { text: string }).text, 'hello');
+  });
+
+  it('streams a turn: turn/started, item/started, deltas, item/completed, turn/completed', () => {
+    const s = apply(
+      base(),
+      n('turn/started', { turn: turn('t2', [], 'inProgress') }),
+      n('item/started', { turnId: 't2', item: agentMessage('a2', ''), startedAtMs: 1 }),
+      n('item/agentMessage/delta', { turnId: 't2', itemId: 'a2', delta: 'Hel' }),
+      n('item/agentMessage/delta', { turnId: 't2', itemId: 'a2', delta: 'lo' }),
+    );
+    assert.equal((s.items['t2/a2'] as { text: string }).text, 'Hello');
+    assert.equal(s.turns.t2.status, 'inProgress');
+    const done = apply(
+      s,
+      n('item/completed', { turnId: 't2', item: agentMessage('a2', 'Hello!'), completedAtMs: 2 }),
+      n('turn/completed', { turn: { ...turn('t2'), durationMs: 1500 } }),
+    );
+    assert.equal((done.items['t2/a2'] as { text: string }).text, 'Hello!');
+    assert.equal(done.turns.t2.status, 'completed');
+    assert.equal(done.turns.t2.durationMs, 1500);
+    assert.deepEqual(
+      done.rows.map((r) => r.key),
+      ['turn:t1', 't1/u1', 't1/a1', 'turn:t2', 't2/a2'],
+    );
+  });
+
+  it('keeps unchanged records and the rows identical on a text delta', () => {
+    const s = apply(base(), n('item/agentMessage/delta', { turnId: 't1', itemId: 'a1', delta: '!' }));
+    const before = base();
+    assert.equal(s.rows.length, before.rows.length);
+    const again = reduce(s, n('item/agentMessage/delta', { turnId: 't1', itemId: 'a1', delta: '?' }));
+    assert.equal(again.rows, s.rows);
+    assert.equal(again.turns, s.turns);
+    assert.equal(again.items['t1/u1'], s.items['t1/u1']);
+    assert.notEqual(again.items['t1/a1'], s.items['t1/a1']);
+  });
+
+  it('streams reasoning summary parts and content', () => {
+    const s = apply(
+      base(),
+      n('item/started', { turnId: 't1', item: { type: 'reasoning', id: 'r1', summary: [], content: [] } }),
+      n('item/reasoning/summaryTextDelta', { turnId: 't1', itemId: 'r1', delta: 'Plan', summaryIndex: 0 }),
+      n('item/reasoning/summaryPartAdded', { turnId: 't1', itemId: 'r1', summaryIndex: 1 }),
+      n('item/reasoning/summaryTextDelta', { turnId: 't1', itemId: 'r1', delta: 'Act', summaryIndex: 1 }),
+      n('item/reasoning/textDelta', { turnId: 't1', itemId: 'r1', delta: 'raw', contentIndex: 0 }),
+    );
+    assert.deepEqual(s.items[itemKey('t1', 'r1')], {
+      type: 'reasoning',
+      id: 'r1',
+      summary: ['Plan', 'Act'],
+      content: ['raw'],
+    });
+  });
+
+  it('streams plan text, the turn plan, the turn diff and command output', () => {
+    const command = {
+      type: 'commandExecution',
+      id: 'c1',
+      command: 'ls',
+      cwd: '/w',
+      commandActions: [],
+      status: 'inProgress',
+    };
+    const s = apply(
+      base(),
+      n('item/started', { turnId: 't1', item: { type: 'plan', id: 'p1', text: '' } }),
+      n('item/plan/delta', { turnId: 't1', itemId: 'p1', delta: '1. read' }),
+      n('turn/plan/updated', {
+        turnId: 't1',
+        explanation: 'why',
+        plan: [{ step: 'read', status: 'inProgress' }],
+      }),
+      n('turn/diff/updated', { turnId: 't1', diff: 'diff --git a/x b/x' }),
+      n('item/started', { turnId: 't1', item: command }),
+      n('item/commandExecution/outputDelta', { turnId: 't1', itemId: 'c1', delta: 'a\n' }),
+      n('item/commandExecution/outputDelta', { turnId: 't1', itemId: 'c1', delta: 'b\n' }),
+    );
+    assert.equal((s.items['t1/p1'] as { text: string }).text, '1. read');
+    assert.deepEqual(s.turns.t1.plan, {
+      explanation: 'why',
+      steps: [{ step: 'read', status: 'inProgress' }],
+    });
+    assert.equal(s.turns.t1.diff, 'diff --git a/x b/x');
+    assert.equal((s.items['t1/c1'] as { aggregatedOutput: string }).aggregatedOutput, 'a\nb\n');
+  });
+
+  it('updates file change patches and MCP progress', () => {
+    const change = { type: 'fileChange', id: 'f1', status: 'inProgress', changes: [] };
+    const changes = [{ path: 'a.ts', kind: { type: 'add' }, diff: '+x' }];
+    const s = apply(
+      base(),
+      n('item/started', { turnId: 't1', item: change }),
+      n('item/fileChange/patchUpdated', { turnId: 't1', itemId: 'f1', changes }),
+      n('item/mcpToolCall/progress', { turnId: 't1', itemId: 'm1', message: 'halfway' }),
+    );
+    assert.deepEqual((s.items['t1/f1'] as { changes: unknown }).changes, changes);
+    assert.equal(s.progress['t1/m1'], 'halfway');
+  });
+
+  it('records token usage on the thread and the turn, and errors with and without retry', () => {
+    const usage = {
+      totalTokens: 10,
+      inputTokens: 8,
+      cachedInputTokens: 0,
+      cacheWriteInputTokens: 0,
+      outputTokens: 2,
+      reasoningOutputTokens: 0,
+    };
+    const s = apply(
+      base(),
+      n('thread/tokenUsage/updated', {
+        turnId: 't1',
+        tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 },
+      }),
+      n('error', { turnId: 't1', error: { message: 'busy' }, willRetry: true }),
+    );
+    assert.equal(s.tokenUsage?.modelContextWindow, 1000);
+    assert.equal(s.turns.t1.usage?.totalTokens, 10);
+    assert.equal(s.turns.t1.retrying, 'busy');
+    const failed = reduce(
+      s,
+      n('error', {
+        turnId: 't1',
+        error: { message: 'gone', codexErrorInfo: 'unauthorized' },
+        willRetry: false,
+      }),
+    );
+    assert.deepEqual(failed.turns.t1.error, { message: 'gone', codexErrorInfo: 'unauthorized' });
+    assert.equal(failed.turns.t1.retrying, null);
+  });
+
+  it('follows thread status, name and close', () => {
+    const s = apply(
+      base(),
+      n('thread/status/changed', { status: { type: 'active', activeFlags: [] } }),
+      n('thread/name/updated', { threadName: 'Renamed' }),
+    );
+    assert.deepEqual(s.thread?.status, { type: 'active', activeFlags: [] });
+    assert.equal(s.thread?.name, 'Renamed');
+    assert.deepEqual(reduce(s, n('thread/closed', {})).thread?.status, { type: 'notLoaded' });
+  });
+
+  it('treats a repeated item/started as one item, and an item before its turn as a new turn', () => {
+    const s = apply(
+      base(),
+      n('item/started', { turnId: 't9', item: agentMessage('a9', '') }),
+      n('item/started', { turnId: 't9', item: agentMessage('a9', '') }),
+      n('item/agentMessage/delta', { turnId: 't9', itemId: 'x', delta: 'lost start' }),
+    );
+    assert.deepEqual(s.turns.t9.itemKeys, ['t9/a9', 't9/x']);
+    assert.equal((s.items['t9/x'] as { text: string }).text, 'lost start');
+    assert.deepEqual(s.turnIds, ['t1', 't9']);
+  });
+
+  it('ignores other threads, unknown methods and malformed params without throwing', () => {
+    const s = base();
+    const bad = [
+      {
+        method: 'item/agentMessage/delta',
+        params: { threadId: 'other', turnId: 't1', itemId: 'a1', delta: 'x' },
+      },
+      { method: 'future/thing', params: { threadId: 'thr_1' } },
+      { method: 'item/started', params: null },
+      { method: 'item/started', params: { threadId: 'thr_1', turnId: 't1', item: { id: 5 } } },
+      {
+        method: 'item/agentMessage/delta',
+        params: { threadId: 'thr_1', turnId: 't1', itemId: 'a1', delta: 5 },
+      },
+      {
+        method: 'item/reasoning/summaryTextDelta',
+        params: { threadId: 'thr_1', turnId: 't1', itemId: 'a1', delta: 'x', summaryIndex: 1e9 },
+      },
+      { method: 'turn/started', params: { threadId: 'thr_1', turn: 'nope' } },
+      { method: 'thread/tokenUsage/updated', params: { threadId: 'thr_1', turnId: 't1', tokenUsage: 3 } },
+      { method: 'error', params: { threadId: 'thr_1', turnId: 't1', error: {} } },
+    ];
+    for (const notification of bad) assert.equal(reduce(s, notification).items['t1/a1'], s.items['t1/a1']);
+    assert.equal(reduce(s, bad[1]), s);
+  });
+
+  it('keeps an item of an unknown type for the generic card', () => {
+    const s = reduce(
+      base(),
+      n('item/started', { turnId: 't1', item: { type: 'hologram', id: 'h1', beam: 3 } }),
+    );
+    assert.deepEqual(s.items['t1/h1'], { type: 'hologram', id: 'h1', beam: 3 });
+  });
+
+  it('prepends older turns once, before the shown ones', () => {
+    const s = prependTurns(base(), [turn('t0', [userMessage('u0', 'first')]), turn('t1')], false);
+    assert.deepEqual(s.turnIds, ['t0', 't1']);
+    assert.equal(s.rows[0].key, 'turn:t0');
+    assert.equal(s.hasOlderTurns, false);
+    assert.deepEqual(s.turns.t1.itemKeys, ['t1/u1', 't1/a1']);
+  });
+});

@@ -1,0 +1,108 @@
+// The one message protocol between the extension host and the conversation webview, imported by both
+// sides. The host answers `ready` with a snapshot of the thread, then forwards each protocol
+// notification for it as a small delta with a per-thread sequence number: a webview that sees a gap
+// asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
+import type { Model } from '../server/protocol/modelMethods';
+import type { Thread, ThreadStatus, Turn } from '../server/protocol/thread';
+import type { UserInput } from '../server/protocol/userInput';
+
+/** A server notification as it came over JSON-RPC; the store reads the methods it knows. */
+export interface ProtocolNotification {
+  method: string;
+  params: unknown;
+}
+
+/** The part of a thread the webview shows; `turns` may start later than the first turn (paged). */
+export interface ThreadSnapshot {
+  thread: Omit<Thread, 'turns'>;
+  turns: Turn[];
+  /** Older turns exist before `turns[0]`; `loadOlderTurns` pages through them. */
+  hasOlderTurns: boolean;
+  settings: ThreadSettings;
+}
+
+/** The effective settings a thread runs with (from thread/start or thread/resume). */
+export interface ThreadSettings {
+  model: string;
+  modelProvider: string;
+  reasoningEffort: string | null;
+  approvalPolicy: string;
+  sandbox: string;
+}
+
+/** What the host tells the webview about where it lives. */
+export interface ViewContext {
+  /** `sidebar` is the Conversation view; `panel` an editor tab opened with "Open in Editor". */
+  kind: 'sidebar' | 'panel';
+}
+
+export type HostMessage =
+  /** The thread to show, whole (on ready, on switching threads, on resync): never sent per update. */
+  | { type: 'snapshot'; seq: number; snapshot: ThreadSnapshot; context: ViewContext }
+  /** No thread selected: the view shows its empty state. */
+  | { type: 'empty'; context: ViewContext; reason?: string }
+  /** One protocol notification for the shown thread; `seq` is the previous message's + 1. */
+  | { type: 'delta'; threadId: string; seq: number; notification: ProtocolNotification }
+  /** Older turns, prepended (answer-free push so the list can keep its scroll anchor). */
+  | { type: 'olderTurns'; threadId: string; turns: Turn[]; hasOlderTurns: boolean }
+  | { type: 'response'; id: number; result?: unknown; error?: string }
+  /** Text to put into the composer (a command in the editor, e.g. "Add selection to thread"). */
+  | { type: 'insertText'; text: string };
+
+/** The requests the webview makes, with their params and results. */
+export interface HostRequests {
+  startTurn: {
+    params: { threadId: string; input: UserInput[]; overrides: TurnOverrides };
+    result: { turnId: string };
+  };
+  steerTurn: { params: { threadId: string; turnId: string; input: UserInput[] }; result: { turnId: string } };
+  interruptTurn: { params: { threadId: string; turnId: string }; result: Record<string, never> };
+  listModels: { params: Record<string, never>; result: { models: Model[] } };
+  /** Workspace files ranked for an `@` mention; paths are workspace-relative. */
+  findFiles: { params: { query: string }; result: { paths: string[] } };
+  /** The file picker for images; absolute paths. */
+  pickImages: { params: Record<string, never>; result: { paths: string[] } };
+  /** A pasted image written to a temp file, so it can travel as `localImage`. */
+  saveImage: { params: { dataUrl: string }; result: { path: string } };
+  loadOlderTurns: { params: { threadId: string }; result: { loaded: number } };
+}
+export type HostRequestName = keyof HostRequests;
+export type RequestParams<N extends HostRequestName> = HostRequests[N]['params'];
+export type RequestResult<N extends HostRequestName> = HostRequests[N]['result'];
+
+/** Per-turn choices from the composer's pickers; absent fields defer to the thread's settings. */
+export interface TurnOverrides {
+  model?: string;
+  effort?: string;
+  approvalPolicy?: string;
+  sandbox?: string;
+}
+
+export type WebviewMessage =
+  /** The webview's script is running and listening: the host may post from now on. */
+  | { type: 'ready' }
+  /** A gap in the sequence numbers: send a fresh snapshot. */
+  | { type: 'resync'; threadId: string }
+  | {
+      [N in HostRequestName]: { type: 'request'; id: number; name: N; params: RequestParams<N> };
+    }[HostRequestName]
+  /** A link in model output: opened by the host with the editor's link handling, never by the page. */
+  | { type: 'openLink'; href: string }
+  /** A file path shown in an item (a changed file, an image). */
+  | { type: 'openFile'; path: string }
+  /** One file's change of an item as a diff editor. */
+  | { type: 'openFileDiff'; threadId: string; itemId: string; path: string }
+  /** The turn's changes (turn/diff/updated) in the multi-file diff editor. */
+  | { type: 'openTurnChanges'; threadId: string; turnId: string }
+  | { type: 'openInEditor'; threadId: string };
+
+/** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */
+export interface PersistedState {
+  threadId?: string;
+  /** Drafts per thread: a thread's unsent text is never replaced by anything else. */
+  drafts: Record<string, string>;
+  /** Scroll position per thread: the index of the first visible row. */
+  scroll: Record<string, number>;
+}
+
+export type { ThreadStatus };

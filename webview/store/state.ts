@@ -1,0 +1,80 @@
+// The conversation as the webview holds it: normalized so one streaming item changes one record.
+// Items are keyed by turn and item id (`itemKey`), turns by id, and `rows` is the flat list the
+// virtualized view renders; it changes only when a turn or an item is added, never on a text delta.
+import type { ThreadItem } from '../../server/protocol/items';
+import type { Thread, TurnError, TurnStatus } from '../../server/protocol/thread';
+import type { ThreadSettings } from '../messages';
+
+/** A known item, or one of a type this build does not know yet (rendered by the generic card). */
+export type AnyItem = ThreadItem | { type: string; id: string; [field: string]: unknown };
+
+export interface PlanStep {
+  step: string;
+  status: 'pending' | 'inProgress' | 'completed';
+}
+
+export interface TokenBreakdown {
+  totalTokens: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  reasoningOutputTokens: number;
+}
+
+export interface TokenUsage {
+  total: TokenBreakdown;
+  last: TokenBreakdown;
+  modelContextWindow: number | null;
+}
+
+export interface TurnView {
+  id: string;
+  status: TurnStatus;
+  error: TurnError | null;
+  /** A retryable error the server is retrying (`error` with willRetry). */
+  retrying: string | null;
+  startedAt: number | null;
+  completedAt: number | null;
+  durationMs: number | null;
+  itemKeys: string[];
+  /** The unified diff of everything this turn changed (turn/diff/updated). */
+  diff: string | null;
+  plan: { explanation: string | null; steps: PlanStep[] } | null;
+  usage: TokenBreakdown | null;
+}
+
+export type Row =
+  { kind: 'turn'; key: string; turnId: string } | { kind: 'item'; key: string; turnId: string };
+
+export interface ConversationState {
+  thread: Omit<Thread, 'turns'> | null;
+  settings: ThreadSettings | null;
+  turnIds: string[];
+  turns: Record<string, TurnView>;
+  items: Record<string, AnyItem>;
+  /** Live progress lines of items that have no field for them (MCP tool progress). */
+  progress: Record<string, string>;
+  rows: Row[];
+  tokenUsage: TokenUsage | null;
+  hasOlderTurns: boolean;
+}
+
+export const emptyState: ConversationState = {
+  thread: null,
+  settings: null,
+  turnIds: [],
+  turns: {},
+  items: {},
+  progress: {},
+  rows: [],
+  tokenUsage: null,
+  hasOlderTurns: false,
+};
+
+export function itemKey(turnId: string, itemId: string): string {
+  return `${turnId}/${itemId}`;
+}
+
+export function turnRowKey(turnId: string): string {
+  return `turn:${turnId}`;
+}

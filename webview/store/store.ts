@@ -1,0 +1,121 @@
+// The webview's store: takes host messages, checks their sequence numbers, applies deltas through the
+// pure reducer at most once per frame, and tells subscribers what changed — item subscribers only
+// when their own item changed, view subscribers only when something other than item content did.
+import type { HostMessage, ProtocolNotification } from '../messages';
+import { fromSnapshot, prependTurns, reduce } from './reducer';
+import { emptyState, type ConversationState } from './state';
+
+export interface StoreOptions {
+  /** Runs `flush` later (once per animation frame in the page; by hand in tests). */
+  schedule: (flush: () => void) => void;
+  /** Asks the host for a fresh snapshot: deltas were lost. */
+  requestResync: (threadId: string) => void;
+}
+
+/** While waiting for a resync, deltas beyond this many are dropped: the snapshot covers them. */
+const maxPending = 20_000;
+
+export class ConversationStore {
+  private state: ConversationState = emptyState;
+  private threadId: string | null = null;
+  private lastSeq = 0;
+  private readonly pending = new Map<number, ProtocolNotification>();
+  private scheduled = false;
+  private awaitingResync = false;
+  private readonly viewListeners = new Set<() => void>();
+  private readonly itemListeners = new Map<string, Set<() => void>>();
+  /** Why the view is empty, when no thread is shown. */
+  emptyReason: string | undefined;
+
+  constructor(private readonly options: StoreOptions) {}
+
+  getState = (): ConversationState => this.state;
+
+  /** For anything but item content: rows, turns, the thread, usage. */
+  subscribe = (listener: () => void): (() => void) => {
+    this.viewListeners.add(listener);
+    return () => this.viewListeners.delete(listener);
+  };
+
+  subscribeItem(key: string, listener: () => void): () => void {
+    let set = this.itemListeners.get(key);
+    if (!set) this.itemListeners.set(key, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.itemListeners.delete(key);
+    };
+  }
+
+  receive(message: HostMessage): void {
+    switch (message.type) {
+      case 'snapshot':
+        this.threadId = message.snapshot.thread.id;
+        this.lastSeq = message.seq;
+        this.awaitingResync = false;
+        for (const seq of this.pending.keys()) if (seq <= message.seq) this.pending.delete(seq);
+        this.emptyReason = undefined;
+        this.commit(fromSnapshot(message.snapshot));
+        this.flush();
+        return;
+      case 'empty':
+        this.threadId = null;
+        this.pending.clear();
+        this.emptyReason = message.reason;
+        this.commit(emptyState);
+        return;
+      case 'delta':
+        if (message.threadId !== this.threadId || message.seq <= this.lastSeq) return; // stale or duplicate
+        if (this.pending.size >= maxPending) return;
+        this.pending.set(message.seq, message.notification);
+        this.scheduleFlush();
+        return;
+      case 'olderTurns':
+        if (message.threadId !== this.threadId) return;
+        this.commit(prependTurns(this.state, message.turns, message.hasOlderTurns));
+        return;
+      default:
+        return;
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.options.schedule(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  /** Applies every delta that follows the last one applied; a gap left over means a lost message. */
+  private flush(): void {
+    let state = this.state;
+    for (let next = this.lastSeq + 1; this.pending.has(next); next++) {
+      state = reduce(state, this.pending.get(next)!);
+      this.pending.delete(next);
+      this.lastSeq = next;
+    }
+    if (this.pending.size > 0 && !this.awaitingResync && this.threadId) {
+      this.awaitingResync = true;
+      this.options.requestResync(this.threadId);
+    }
+    this.commit(state);
+  }
+
+  private commit(next: ConversationState): void {
+    const previous = this.state;
+    if (next === previous) return;
+    this.state = next;
+    if (next.items !== previous.items) {
+      for (const [key, listeners] of this.itemListeners) {
+        if (next.items[key] !== previous.items[key]) for (const listener of [...listeners]) listener();
+      }
+    }
+    if (viewChanged(previous, next)) for (const listener of [...this.viewListeners]) listener();
+  }
+}
+
+function viewChanged(a: ConversationState, b: ConversationState): boolean {
+  return (Object.keys(b) as (keyof ConversationState)[]).some((key) => key !== 'items' && a[key] !== b[key]);
+}
