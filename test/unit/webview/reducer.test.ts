@@ -102,7 +102,7 @@ describe('webview reducer', () => {
       steps: [{ step: 'read', status: 'inProgress' }],
     });
     assert.equal(s.turns.t1.diff, 'diff --git a/x b/x');
-    assert.equal((s.items['t1/c1'] as { aggregatedOutput: string }).aggregatedOutput, 'a\nb\n');
+    assert.equal((s.items['t1/c1'] as unknown as { aggregatedOutput: string }).aggregatedOutput, 'a\nb\n');
   });
 
   it('updates file change patches and MCP progress', () => {
@@ -114,7 +114,7 @@ describe('webview reducer', () => {
       n('item/fileChange/patchUpdated', { turnId: 't1', itemId: 'f1', changes }),
       n('item/mcpToolCall/progress', { turnId: 't1', itemId: 'm1', message: 'halfway' }),
     );
-    assert.deepEqual((s.items['t1/f1'] as { changes: unknown }).changes, changes);
+    assert.deepEqual((s.items['t1/f1'] as unknown as { changes: unknown }).changes, changes);
     assert.equal(s.progress['t1/m1'], 'halfway');
   });
 
