@@ -1,8 +1,33 @@
-// Webview entry: mounts the React app into the page the extension serves.
+// Webview entry: connects the store to the host, says it is ready, and mounts the React app.
 import { createRoot } from 'react-dom/client';
 import '@vscode/codicons/dist/codicon.css';
 import './main.css';
 import { App } from './App';
+import { HostContext, StoreContext } from './components/hooks';
+import { Host, type VsCodeApi } from './host';
+import { ConversationStore } from './store/store';
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const host = new Host(acquireVsCodeApi(), window);
+const store = new ConversationStore({
+  // Deltas are applied once per frame; a hidden view gets no frames, so it catches up on a timer.
+  schedule: (flush) => (document.hidden ? setTimeout(flush, 250) : requestAnimationFrame(flush)),
+  requestResync: (threadId) => host.post({ type: 'resync', threadId }),
+});
+host.onMessage((message) => {
+  store.receive(message);
+  if (message.type === 'snapshot') host.saveState({ threadId: message.snapshot.thread.id });
+});
 
 const container = document.getElementById('root');
-if (container) createRoot(container).render(<App />);
+if (container) {
+  createRoot(container).render(
+    <HostContext.Provider value={host}>
+      <StoreContext.Provider value={store}>
+        <App />
+      </StoreContext.Provider>
+    </HostContext.Provider>,
+  );
+}
+host.post({ type: 'ready', threadId: host.state.threadId });

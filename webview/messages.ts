@@ -79,8 +79,9 @@ export interface TurnOverrides {
 }
 
 export type WebviewMessage =
-  /** The webview's script is running and listening: the host may post from now on. */
-  | { type: 'ready' }
+  /** The webview's script is running and listening: the host may post from now on. `threadId` is the
+   * thread it showed before a reload, from its saved state. */
+  | { type: 'ready'; threadId?: string }
   /** A gap in the sequence numbers: send a fresh snapshot. */
   | { type: 'resync'; threadId: string }
   | {

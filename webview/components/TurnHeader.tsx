@@ -1,0 +1,54 @@
+// The line above each turn: its status, when it ran, how long it took, its tokens, and — once the
+// turn changed files — "Changes in this turn", which opens the multi-file diff.
+import { memo } from 'react';
+import { countDiff } from './items/FileChange';
+import { explainError } from './errorText';
+import { formatTokens } from './fields';
+import { useHost, useView } from './hooks';
+import { StatusBadge } from './items/status';
+
+export const TurnHeader = memo(function TurnHeader({ turnId, threadId }: { turnId: string; threadId: string }) {
+  const host = useHost();
+  const turn = useView((s) => s.turns[turnId]);
+  if (!turn) return null;
+  const files = turn.diff ? (turn.diff.match(/^diff --git /gm)?.length ?? 0) : 0;
+  const counts = turn.diff ? countDiff(turn.diff) : null;
+  return (
+    <div className="tl-turn" data-turn-id={turnId} data-turn-status={turn.status}>
+      <div className="tl-turn-head">
+        <StatusBadge status={turn.status} durationMs={turn.durationMs ?? undefined} />
+        {turn.startedAt !== null && (
+          <span className="tl-muted">{new Date(turn.startedAt * 1000).toLocaleTimeString()}</span>
+        )}
+        {turn.usage && (
+          <span className="tl-muted" title={`${turn.usage.inputTokens} in, ${turn.usage.outputTokens} out`}>
+            {formatTokens(turn.usage.totalTokens)} tokens
+          </span>
+        )}
+        {turn.diff && counts && (
+          <button
+            type="button"
+            className="tl-link-button tl-changes"
+            onClick={() => host.post({ type: 'openTurnChanges', threadId, turnId })}
+          >
+            <span className="codicon codicon-diff-multiple" aria-hidden="true" /> Changes in this turn: {files}{' '}
+            {files === 1 ? 'file' : 'files'} <span className="tl-added">+{counts.added}</span>{' '}
+            <span className="tl-removed">−{counts.removed}</span>
+          </button>
+        )}
+      </div>
+      {turn.retrying && turn.status === 'inProgress' && (
+        <div className="tl-muted" role="status">
+          Retrying: {turn.retrying}
+        </div>
+      )}
+      {turn.error && turn.status !== 'inProgress' && (
+        <div className="tl-error" role="alert">
+          <span className="codicon codicon-error" aria-hidden="true" /> {explainError(turn.error)}
+          <div className="tl-muted">{turn.error.message}</div>
+        </div>
+      )}
+      {turn.status === 'interrupted' && <div className="tl-muted">Interrupted</div>}
+    </div>
+  );
+});

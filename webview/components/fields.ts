@@ -1,0 +1,37 @@
+// Reading fields of items whose types this build may not have in server/protocol yet (tool calls from
+// the 0.169 schema): every read checks the type, so an unexpected shape renders as missing, never throws.
+import type { AnyItem } from '../store/state';
+
+type Bag = Record<string, unknown>;
+
+export function str(item: AnyItem | Bag, field: string): string | undefined {
+  const value = (item as Bag)[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function num(item: AnyItem | Bag, field: string): number | undefined {
+  const value = (item as Bag)[field];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+export function list(item: AnyItem | Bag, field: string): Bag[] {
+  const value = (item as Bag)[field];
+  return Array.isArray(value) ? value.filter((v): v is Bag => typeof v === 'object' && v !== null) : [];
+}
+
+export function strings(item: AnyItem | Bag, field: string): string[] {
+  const value = (item as Bag)[field];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${Math.round(seconds % 60)} s`;
+}
+
+export function formatTokens(count: number): string {
+  return count >= 1000 ? `${(count / 1000).toFixed(count >= 10_000 ? 0 : 1)}k` : String(count);
+}

@@ -1,0 +1,227 @@
+// The composer: Enter sends (a new turn, or steering while one runs), Shift+Enter adds a line, Stop
+// interrupts, `@` mentions workspace files, images come from the file picker or the clipboard. The
+// draft is kept per thread in the webview's saved state; nothing else ever writes into it except the
+// user's own "add to thread" commands, which append.
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import type { Model } from '../../server/protocol/modelMethods';
+import type { UserInput } from '../../server/protocol/userInput';
+import type { TurnOverrides } from '../messages';
+import { useHost, useView } from '../components/hooks';
+import { insertMention, mentionAt, type MentionQuery } from './mention';
+import { Pickers } from './Pickers';
+
+export function Composer({ threadId }: { threadId: string }) {
+  const host = useHost();
+  const settings = useView((s) => s.settings);
+  const running = useView((s) => {
+    const last = s.turns[s.turnIds[s.turnIds.length - 1]];
+    return last?.status === 'inProgress' ? last.id : null;
+  });
+  const [draft, setDraftState] = useState(() => host.state.drafts[threadId] ?? '');
+  const [images, setImages] = useState<string[]>([]);
+  const [overrides, setOverrides] = useState<TurnOverrides>({});
+  const [models, setModels] = useState<Model[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const mentions = useMentions(draft, input);
+
+  const setDraft = useCallback(
+    (text: string) => {
+      setDraftState(text);
+      host.saveState({ drafts: { ...host.state.drafts, [threadId]: text } });
+    },
+    [host, threadId],
+  );
+
+  useEffect(() => {
+    setDraftState(host.state.drafts[threadId] ?? '');
+    setImages([]);
+    return host.onMessage((m) => {
+      if (m.type === 'insertText') setDraft(`${host.state.drafts[threadId] ?? ''}${m.text}`);
+    });
+  }, [host, threadId, setDraft]);
+
+  useEffect(() => {
+    host.request('listModels', {}).then(
+      (r) => setModels(r.models),
+      () => setModels([]),
+    );
+  }, [host]);
+
+  const send = async () => {
+    const text = draft.trim();
+    if (!text && images.length === 0) return;
+    const content: UserInput[] = [
+      ...(text ? [{ type: 'text' as const, text }] : []),
+      ...images.map((path) => ({ type: 'localImage' as const, path })),
+    ];
+    setError(null);
+    setDraft('');
+    setImages([]);
+    try {
+      if (running) await host.request('steerTurn', { threadId, turnId: running, input: content });
+      else await host.request('startTurn', { threadId, input: content, overrides });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setDraft(draft); // the text is the user's: give it back when it could not be sent
+      setImages(images);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mentions.onKeyDown(event, setDraft)) return;
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const file = [...event.clipboardData.files].find((f) => f.type.startsWith('image/'));
+    if (!file) return;
+    event.preventDefault();
+    const reader = new FileReader();
+    reader.onload = () =>
+      host.request('saveImage', { dataUrl: String(reader.result) }).then(
+        (r) => setImages((list) => [...list, r.path]),
+        (e: Error) => setError(e.message),
+      );
+    reader.readAsDataURL(file);
+  };
+
+  const attach = () =>
+    host.request('pickImages', {}).then(
+      (r) => setImages((list) => [...list, ...r.paths]),
+      (e: Error) => setError(e.message),
+    );
+
+  return (
+    <form className="tl-composer" onSubmit={(e) => (e.preventDefault(), void send())}>
+      {mentions.results.length > 0 && (
+        <ul className="tl-mentions" role="listbox" aria-label="Files">
+          {mentions.results.map((path, index) => (
+            <li
+              key={path}
+              role="option"
+              aria-selected={index === mentions.active}
+              className={index === mentions.active ? 'tl-active' : undefined}
+              onMouseDown={(e) => (e.preventDefault(), mentions.choose(path, setDraft))}
+            >
+              <span className="codicon codicon-file" aria-hidden="true" /> {path}
+            </li>
+          ))}
+        </ul>
+      )}
+      {images.length > 0 && (
+        <div className="tl-attachments">
+          {images.map((path) => (
+            <span key={path} className="tl-chip">
+              <span className="codicon codicon-file-media" aria-hidden="true" /> {path.split(/[\\/]/).pop()}
+              <button type="button" aria-label={`Remove ${path}`} onClick={() => setImages((l) => l.filter((p) => p !== path))}>
+                <span className="codicon codicon-close" aria-hidden="true" />
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
+      {error && (
+        <div className="tl-error" role="alert">
+          {error}
+        </div>
+      )}
+      <textarea
+        ref={input}
+        className="tl-input"
+        aria-label={running ? 'Steer the running turn' : 'Message'}
+        placeholder={running ? 'Steer the agent… (Enter to send)' : 'Ask Threadline… (@ to mention a file, Shift+Enter for a new line)'}
+        value={draft}
+        rows={3}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        onKeyUp={() => mentions.update()}
+        onClick={() => mentions.update()}
+        onPaste={onPaste}
+      />
+      <div className="tl-composer-bar">
+        {settings && (
+          <Pickers
+            models={models}
+            value={overrides}
+            defaults={{ model: settings.model, effort: settings.reasoningEffort, approvalPolicy: settings.approvalPolicy, sandbox: settings.sandbox }}
+            onChange={setOverrides}
+          />
+        )}
+        <span className="tl-spacer" />
+        <button type="button" className="tl-icon-button" aria-label="Attach images" title="Attach images" onClick={() => void attach()}>
+          <span className="codicon codicon-file-media" aria-hidden="true" />
+        </button>
+        {running && (
+          <button
+            type="button"
+            className="tl-button tl-secondary"
+            onClick={() => void host.request('interruptTurn', { threadId, turnId: running }).catch((e: Error) => setError(e.message))}
+          >
+            <span className="codicon codicon-debug-stop" aria-hidden="true" /> Stop
+          </button>
+        )}
+        <button type="submit" className="tl-button" disabled={!draft.trim() && images.length === 0}>
+          <span className="codicon codicon-send" aria-hidden="true" /> {running ? 'Steer' : 'Send'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The `@` file list: asks the host for ranked paths as the query changes; arrows, Enter/Tab, Escape. */
+function useMentions(draft: string, input: React.RefObject<HTMLTextAreaElement | null>) {
+  const host = useHost();
+  const [mention, setMention] = useState<MentionQuery | null>(null);
+  const [results, setResults] = useState<string[]>([]);
+  const [active, setActive] = useState(0);
+
+  const update = () => {
+    const el = input.current;
+    const next = el ? mentionAt(el.value, el.selectionStart ?? el.value.length) : null;
+    setMention((prev) => (prev?.start === next?.start && prev?.query === next?.query ? prev : next));
+  };
+
+  useEffect(() => {
+    if (!mention) {
+      setResults([]);
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      host.request('findFiles', { query: mention.query }).then(
+        (r) => current && (setResults(r.paths.slice(0, 12)), setActive(0)),
+        () => current && setResults([]),
+      );
+    }, 80);
+    return () => ((current = false), clearTimeout(timer));
+  }, [host, mention]);
+
+  const choose = (path: string, setDraft: (text: string) => void) => {
+    const el = input.current;
+    if (!mention || !el) return;
+    const next = insertMention(draft, mention, el.selectionStart ?? draft.length, path);
+    setDraft(next.text);
+    setMention(null);
+    requestAnimationFrame(() => el.setSelectionRange(next.caret, next.caret));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>, setDraft: (text: string) => void): boolean => {
+    if (results.length === 0) return false;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((i) => (i + step + results.length) % results.length);
+    } else if (event.key === 'Enter' || event.key === 'Tab') {
+      choose(results[active], setDraft);
+    } else if (event.key === 'Escape') {
+      setMention(null);
+    } else return false;
+    event.preventDefault();
+    return true;
+  };
+
+  return { results, active, update, choose, onKeyDown };
+}

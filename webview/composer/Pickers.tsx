@@ -1,0 +1,81 @@
+// The composer's pickers: model and reasoning effort (from model/list), approval policy and sandbox.
+// Each choice applies to the next turns of this thread; "default" defers to the thread's settings.
+// Single components, not the barrel: the barrel defines every element (≈200 KiB) on import.
+import VscodeOption from '@vscode-elements/react-elements/dist/components/VscodeOption.js';
+import VscodeSingleSelect from '@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js';
+import type { Model } from '../../server/protocol/modelMethods';
+import type { TurnOverrides } from '../messages';
+
+const approvals = [
+  ['untrusted', 'Ask for untrusted commands'],
+  ['on-request', 'Ask when the agent requests'],
+  ['never', 'Never ask'],
+] as const;
+
+const sandboxes = [
+  ['read-only', 'Read only'],
+  ['workspace-write', 'Workspace write'],
+  ['danger-full-access', 'Full access'],
+] as const;
+
+interface Props {
+  models: Model[];
+  value: TurnOverrides;
+  defaults: { model: string; effort: string | null; approvalPolicy: string; sandbox: string };
+  onChange: (value: TurnOverrides) => void;
+}
+
+export function Pickers({ models, value, defaults, onChange }: Props) {
+  const modelId = value.model ?? defaults.model;
+  const model = models.find((m) => m.model === modelId || m.id === modelId);
+  const efforts = model?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
+  const effort = value.effort ?? defaults.effort ?? model?.defaultReasoningEffort ?? '';
+  const modelChoices = models.some((m) => m.model === modelId) ? models : [...models, { model: modelId, displayName: modelId } as Model];
+  return (
+    <div className="tl-pickers">
+      <Select label="Model" value={modelId} onChange={(v) => onChange({ ...value, model: v, effort: undefined })}>
+        {modelChoices.filter((m) => !m.hidden || m.model === modelId).map((m) => (
+          <VscodeOption key={m.model} value={m.model}>
+            {m.displayName}
+          </VscodeOption>
+        ))}
+      </Select>
+      {efforts.length > 0 && (
+        <Select label="Reasoning effort" value={effort} onChange={(v) => onChange({ ...value, effort: v })}>
+          {efforts.map((e) => (
+            <VscodeOption key={e} value={e}>
+              {e}
+            </VscodeOption>
+          ))}
+        </Select>
+      )}
+      <Select label="Approval policy" value={value.approvalPolicy ?? defaults.approvalPolicy} onChange={(v) => onChange({ ...value, approvalPolicy: v })}>
+        {approvals.map(([id, label]) => (
+          <VscodeOption key={id} value={id}>
+            {label}
+          </VscodeOption>
+        ))}
+      </Select>
+      <Select label="Sandbox" value={value.sandbox ?? defaults.sandbox} onChange={(v) => onChange({ ...value, sandbox: v })}>
+        {sandboxes.map(([id, label]) => (
+          <VscodeOption key={id} value={id}>
+            {label}
+          </VscodeOption>
+        ))}
+      </Select>
+    </div>
+  );
+}
+
+function Select({ label, value, onChange, children }: { label: string; value: string; onChange: (v: string) => void; children: React.ReactNode }) {
+  return (
+    <VscodeSingleSelect
+      aria-label={label}
+      title={label}
+      value={value}
+      onChange={(event) => onChange((event.target as HTMLSelectElement).value)}
+    >
+      {children}
+    </VscodeSingleSelect>
+  );
+}
