@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { accountCommands } from './account/accountCommands';
 import { ProviderKeys } from './account/providerKeys';
+import { registerConversation } from './conversation/conversationViews';
 import { serverVersion } from './server/serverVersion';
 import { ServerStatus } from './server/serverStatus';
 import { ThreadlineServer } from './server/threadlineServer';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
     vscode.commands.registerCommand('threadline.showLog', () => server?.log.show()),
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
+    ...registerConversation(context, server),
   );
   return { server, threads };
 }

@@ -58,7 +58,8 @@ export class Host {
   }
 
   private receive(data: unknown): void {
-    if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string') return;
+    if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string')
+      return;
     const message = data as HostMessage;
     if (message.type === 'response') {
       const waiter = this.waiting.get(message.id);

@@ -91,10 +91,10 @@ export type WebviewMessage =
   | { type: 'openLink'; href: string }
   /** A file path shown in an item (a changed file, an image). */
   | { type: 'openFile'; path: string }
-  /** One file's change of an item as a diff editor. */
-  | { type: 'openFileDiff'; threadId: string; itemId: string; path: string }
-  /** The turn's changes (turn/diff/updated) in the multi-file diff editor. */
-  | { type: 'openTurnChanges'; threadId: string; turnId: string }
+  /** One file's change of a fileChange item as a diff editor (`diff` as the item carries it). */
+  | { type: 'openFileDiff'; path: string; kind: string; diff: string }
+  /** A turn's changes (its turn/diff/updated unified diff) in the multi-file diff editor. */
+  | { type: 'openTurnChanges'; turnId: string; diff: string }
   | { type: 'openInEditor'; threadId: string };
 
 /** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */

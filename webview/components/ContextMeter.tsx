@@ -12,8 +12,18 @@ export function ContextMeter() {
   return (
     <div className="tl-meter" title={window ? `${used} of ${window} tokens` : undefined}>
       {percent !== null && (
-        <div className="tl-meter-bar" role="meter" aria-label="Context window" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
-          <div className={`tl-meter-fill${percent >= 85 ? ' tl-meter-high' : ''}`} style={{ width: `${percent}%` }} />
+        <div
+          className="tl-meter-bar"
+          role="meter"
+          aria-label="Context window"
+          aria-valuenow={percent}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
+          <div
+            className={`tl-meter-fill${percent >= 85 ? ' tl-meter-high' : ''}`}
+            style={{ width: `${percent}%` }}
+          />
         </div>
       )}
       <span className="tl-muted">{label}</span>

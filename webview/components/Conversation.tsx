@@ -34,7 +34,8 @@ export function Conversation({ threadId }: { threadId: string }) {
   const saveScroll = useCallback(
     (range: { startIndex: number }) => {
       const index = range.startIndex - firstItemIndex;
-      if (host.state.scroll[threadId] !== index) host.saveState({ scroll: { ...host.state.scroll, [threadId]: index } });
+      if (host.state.scroll[threadId] !== index)
+        host.saveState({ scroll: { ...host.state.scroll, [threadId]: index } });
     },
     [host, threadId, firstItemIndex],
   );
@@ -49,7 +50,11 @@ export function Conversation({ threadId }: { threadId: string }) {
         initialTopMostItemIndex={{ index: initial, align: initial === rows.length - 1 ? 'end' : 'start' }}
         computeItemKey={(_, row) => row.key}
         itemContent={(_, row) =>
-          row.kind === 'turn' ? <TurnHeader turnId={row.turnId} threadId={threadId} /> : <ItemView itemKey={row.key} threadId={threadId} />
+          row.kind === 'turn' ? (
+            <TurnHeader turnId={row.turnId} />
+          ) : (
+            <ItemView itemKey={row.key} threadId={threadId} />
+          )
         }
         followOutput={(bottom) => (bottom ? 'auto' : false)}
         atBottomStateChange={setAtBottom}

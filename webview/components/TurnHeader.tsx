@@ -7,7 +7,7 @@ import { formatTokens } from './fields';
 import { useHost, useView } from './hooks';
 import { StatusBadge } from './items/status';
 
-export const TurnHeader = memo(function TurnHeader({ turnId, threadId }: { turnId: string; threadId: string }) {
+export const TurnHeader = memo(function TurnHeader({ turnId }: { turnId: string }) {
   const host = useHost();
   const turn = useView((s) => s.turns[turnId]);
   if (!turn) return null;
@@ -29,10 +29,10 @@ export const TurnHeader = memo(function TurnHeader({ turnId, threadId }: { turnI
           <button
             type="button"
             className="tl-link-button tl-changes"
-            onClick={() => host.post({ type: 'openTurnChanges', threadId, turnId })}
+            onClick={() => host.post({ type: 'openTurnChanges', turnId, diff: turn.diff ?? '' })}
           >
-            <span className="codicon codicon-diff-multiple" aria-hidden="true" /> Changes in this turn: {files}{' '}
-            {files === 1 ? 'file' : 'files'} <span className="tl-added">+{counts.added}</span>{' '}
+            <span className="codicon codicon-diff-multiple" aria-hidden="true" /> Changes in this turn:{' '}
+            {files} {files === 1 ? 'file' : 'files'} <span className="tl-added">+{counts.added}</span>{' '}
             <span className="tl-removed">−{counts.removed}</span>
           </button>
         )}

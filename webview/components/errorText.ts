@@ -2,7 +2,8 @@
 import type { CodexErrorInfo, TurnError } from '../../server/protocol/thread';
 
 const explanations: Record<string, string> = {
-  contextWindowExceeded: 'The conversation no longer fits in the model’s context window. Compact the thread or start a new one.',
+  contextWindowExceeded:
+    'The conversation no longer fits in the model’s context window. Compact the thread or start a new one.',
   usageLimitExceeded: 'The account’s usage limit is reached. Try again later or use another provider.',
   rateLimitExceeded: 'The provider is rate-limiting requests. Wait a moment and try again.',
   serverOverloaded: 'The model provider is overloaded right now. Try again in a little while.',

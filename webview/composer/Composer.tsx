@@ -117,7 +117,11 @@ export function Composer({ threadId }: { threadId: string }) {
           {images.map((path) => (
             <span key={path} className="tl-chip">
               <span className="codicon codicon-file-media" aria-hidden="true" /> {path.split(/[\\/]/).pop()}
-              <button type="button" aria-label={`Remove ${path}`} onClick={() => setImages((l) => l.filter((p) => p !== path))}>
+              <button
+                type="button"
+                aria-label={`Remove ${path}`}
+                onClick={() => setImages((l) => l.filter((p) => p !== path))}
+              >
                 <span className="codicon codicon-close" aria-hidden="true" />
               </button>
             </span>
@@ -133,7 +137,11 @@ export function Composer({ threadId }: { threadId: string }) {
         ref={input}
         className="tl-input"
         aria-label={running ? 'Steer the running turn' : 'Message'}
-        placeholder={running ? 'Steer the agent… (Enter to send)' : 'Ask Threadline… (@ to mention a file, Shift+Enter for a new line)'}
+        placeholder={
+          running
+            ? 'Steer the agent… (Enter to send)'
+            : 'Ask Threadline… (@ to mention a file, Shift+Enter for a new line)'
+        }
         value={draft}
         rows={3}
         onChange={(e) => setDraft(e.target.value)}
@@ -147,19 +155,34 @@ export function Composer({ threadId }: { threadId: string }) {
           <Pickers
             models={models}
             value={overrides}
-            defaults={{ model: settings.model, effort: settings.reasoningEffort, approvalPolicy: settings.approvalPolicy, sandbox: settings.sandbox }}
+            defaults={{
+              model: settings.model,
+              effort: settings.reasoningEffort,
+              approvalPolicy: settings.approvalPolicy,
+              sandbox: settings.sandbox,
+            }}
             onChange={setOverrides}
           />
         )}
         <span className="tl-spacer" />
-        <button type="button" className="tl-icon-button" aria-label="Attach images" title="Attach images" onClick={() => void attach()}>
+        <button
+          type="button"
+          className="tl-icon-button"
+          aria-label="Attach images"
+          title="Attach images"
+          onClick={() => void attach()}
+        >
           <span className="codicon codicon-file-media" aria-hidden="true" />
         </button>
         {running && (
           <button
             type="button"
             className="tl-button tl-secondary"
-            onClick={() => void host.request('interruptTurn', { threadId, turnId: running }).catch((e: Error) => setError(e.message))}
+            onClick={() =>
+              void host
+                .request('interruptTurn', { threadId, turnId: running })
+                .catch((e: Error) => setError(e.message))
+            }
           >
             <span className="codicon codicon-debug-stop" aria-hidden="true" /> Stop
           </button>
@@ -209,7 +232,10 @@ function useMentions(draft: string, input: React.RefObject<HTMLTextAreaElement |
     requestAnimationFrame(() => el.setSelectionRange(next.caret, next.caret));
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>, setDraft: (text: string) => void): boolean => {
+  const onKeyDown = (
+    event: KeyboardEvent<HTMLTextAreaElement>,
+    setDraft: (text: string) => void,
+  ): boolean => {
     if (results.length === 0) return false;
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       const step = event.key === 'ArrowDown' ? 1 : -1;

@@ -30,15 +30,23 @@ export function Pickers({ models, value, defaults, onChange }: Props) {
   const model = models.find((m) => m.model === modelId || m.id === modelId);
   const efforts = model?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
   const effort = value.effort ?? defaults.effort ?? model?.defaultReasoningEffort ?? '';
-  const modelChoices = models.some((m) => m.model === modelId) ? models : [...models, { model: modelId, displayName: modelId } as Model];
+  const modelChoices = models.some((m) => m.model === modelId)
+    ? models
+    : [...models, { model: modelId, displayName: modelId } as Model];
   return (
     <div className="tl-pickers">
-      <Select label="Model" value={modelId} onChange={(v) => onChange({ ...value, model: v, effort: undefined })}>
-        {modelChoices.filter((m) => !m.hidden || m.model === modelId).map((m) => (
-          <VscodeOption key={m.model} value={m.model}>
-            {m.displayName}
-          </VscodeOption>
-        ))}
+      <Select
+        label="Model"
+        value={modelId}
+        onChange={(v) => onChange({ ...value, model: v, effort: undefined })}
+      >
+        {modelChoices
+          .filter((m) => !m.hidden || m.model === modelId)
+          .map((m) => (
+            <VscodeOption key={m.model} value={m.model}>
+              {m.displayName}
+            </VscodeOption>
+          ))}
       </Select>
       {efforts.length > 0 && (
         <Select label="Reasoning effort" value={effort} onChange={(v) => onChange({ ...value, effort: v })}>
@@ -49,14 +57,22 @@ export function Pickers({ models, value, defaults, onChange }: Props) {
           ))}
         </Select>
       )}
-      <Select label="Approval policy" value={value.approvalPolicy ?? defaults.approvalPolicy} onChange={(v) => onChange({ ...value, approvalPolicy: v })}>
+      <Select
+        label="Approval policy"
+        value={value.approvalPolicy ?? defaults.approvalPolicy}
+        onChange={(v) => onChange({ ...value, approvalPolicy: v })}
+      >
         {approvals.map(([id, label]) => (
           <VscodeOption key={id} value={id}>
             {label}
           </VscodeOption>
         ))}
       </Select>
-      <Select label="Sandbox" value={value.sandbox ?? defaults.sandbox} onChange={(v) => onChange({ ...value, sandbox: v })}>
+      <Select
+        label="Sandbox"
+        value={value.sandbox ?? defaults.sandbox}
+        onChange={(v) => onChange({ ...value, sandbox: v })}
+      >
         {sandboxes.map(([id, label]) => (
           <VscodeOption key={id} value={id}>
             {label}
@@ -67,7 +83,17 @@ export function Pickers({ models, value, defaults, onChange }: Props) {
   );
 }
 
-function Select({ label, value, onChange, children }: { label: string; value: string; onChange: (v: string) => void; children: React.ReactNode }) {
+function Select({
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  children: React.ReactNode;
+}) {
   return (
     <VscodeSingleSelect
       aria-label={label}

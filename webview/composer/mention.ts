@@ -16,7 +16,12 @@ export function mentionAt(text: string, caret: number): MentionQuery | null {
 }
 
 /** The text with the mention replaced by the path, and where the caret goes after it. */
-export function insertMention(text: string, mention: MentionQuery, caret: number, path: string): { text: string; caret: number } {
+export function insertMention(
+  text: string,
+  mention: MentionQuery,
+  caret: number,
+  path: string,
+): { text: string; caret: number } {
   const inserted = `${/\s/.test(path) ? JSON.stringify(path) : path} `;
   return {
     text: text.slice(0, mention.start) + inserted + text.slice(caret),

@@ -22,7 +22,9 @@ export function CommandExecution({ item }: { item: AnyItem }) {
       </div>
       <div className="tl-card-meta">
         <StatusBadge status={str(item, 'status')} durationMs={num(item, 'durationMs')} />
-        {exitCode !== undefined && <span className={exitCode === 0 ? '' : 'tl-error-text'}>exit {exitCode}</span>}
+        {exitCode !== undefined && (
+          <span className={exitCode === 0 ? '' : 'tl-error-text'}>exit {exitCode}</span>
+        )}
         <span className="tl-muted" title={str(item, 'cwd')}>
           {str(item, 'cwd')}
         </span>

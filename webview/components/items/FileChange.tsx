@@ -17,13 +17,14 @@ export function countDiff(diff: string): { added: number; removed: number } {
   return { added, removed };
 }
 
-export function FileChange({ item, threadId }: { item: AnyItem; threadId: string }) {
+export function FileChange({ item }: { item: AnyItem }) {
   const host = useHost();
   const changes = list(item, 'changes');
   return (
     <div className="tl-item tl-card tl-file-change">
       <div className="tl-card-title">
-        <span className="codicon codicon-diff" aria-hidden="true" /> {changes.length === 1 ? 'Changed 1 file' : `Changed ${changes.length} files`}
+        <span className="codicon codicon-diff" aria-hidden="true" />{' '}
+        {changes.length === 1 ? 'Changed 1 file' : `Changed ${changes.length} files`}
         <StatusBadge status={str(item, 'status')} />
       </div>
       {changes.map((change, index) => {
@@ -45,7 +46,7 @@ export function FileChange({ item, threadId }: { item: AnyItem; threadId: string
                 type="button"
                 className="tl-link-button"
                 aria-label={`Open diff of ${path}`}
-                onClick={() => host.post({ type: 'openFileDiff', threadId, itemId: item.id, path })}
+                onClick={() => host.post({ type: 'openFileDiff', path, kind, diff })}
               >
                 Open diff
               </button>
@@ -53,11 +54,22 @@ export function FileChange({ item, threadId }: { item: AnyItem; threadId: string
             {preview.length > 0 && (
               <pre className="tl-diff">
                 {preview.slice(0, previewLines).map((line, i) => (
-                  <div key={i} className={line.startsWith('+') ? 'tl-diff-add' : line.startsWith('-') ? 'tl-diff-del' : 'tl-diff-hunk'}>
+                  <div
+                    key={i}
+                    className={
+                      line.startsWith('+')
+                        ? 'tl-diff-add'
+                        : line.startsWith('-')
+                          ? 'tl-diff-del'
+                          : 'tl-diff-hunk'
+                    }
+                  >
                     {line}
                   </div>
                 ))}
-                {preview.length > previewLines && <div className="tl-muted">… {preview.length - previewLines} more lines</div>}
+                {preview.length > previewLines && (
+                  <div className="tl-muted">… {preview.length - previewLines} more lines</div>
+                )}
               </pre>
             )}
           </div>

@@ -33,7 +33,8 @@ export function UserMessage({ item }: { item: AnyItem }) {
           default:
             return (
               <span key={index} className="tl-chip">
-                <span className="codicon codicon-mention" aria-hidden="true" /> {str(part, 'name') ?? str(part, 'type')}
+                <span className="codicon codicon-mention" aria-hidden="true" />{' '}
+                {str(part, 'name') ?? str(part, 'type')}
               </span>
             );
         }

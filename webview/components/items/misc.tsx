@@ -22,7 +22,8 @@ export function ReviewMode({ item }: { item: AnyItem }) {
   const entered = item.type === 'enteredReviewMode';
   return (
     <div className="tl-item tl-divider">
-      <span className="codicon codicon-eye" aria-hidden="true" /> {entered ? 'Review started' : 'Review finished'}
+      <span className="codicon codicon-eye" aria-hidden="true" />{' '}
+      {entered ? 'Review started' : 'Review finished'}
       {str(item, 'review') && <div className="tl-muted">{str(item, 'review')}</div>}
     </div>
   );
@@ -31,7 +32,8 @@ export function ReviewMode({ item }: { item: AnyItem }) {
 export function ContextCompaction() {
   return (
     <div className="tl-item tl-divider">
-      <span className="codicon codicon-fold" aria-hidden="true" /> Context compacted: earlier turns were summarized
+      <span className="codicon codicon-fold" aria-hidden="true" /> Context compacted: earlier turns were
+      summarized
     </div>
   );
 }

@@ -1,0 +1,217 @@
+// One webview (the Conversation view or an editor panel) showing one thread: answers the webview's
+// requests with server calls, feeds it the thread's snapshot and numbered deltas, and opens links,
+// files and diffs with the editor's own handling.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { UserInput } from '../../server/protocol/userInput';
+import type {
+  HostMessage,
+  HostRequestName,
+  HostRequests,
+  TurnOverrides,
+  ViewContext,
+  WebviewMessage,
+} from '../../webview/messages';
+import type { ThreadlineServer } from '../server/threadlineServer';
+import { turnOverrides } from '../settings/overrides';
+import { readSettings } from '../settings/settings';
+import type { DiffViews } from './diffViews';
+import type { FileMentions } from './fileMentions';
+import { ThreadFeed } from './threadFeed';
+
+export interface SessionServices {
+  server: ThreadlineServer;
+  diffs: DiffViews;
+  mentions: FileMentions;
+}
+
+type Handlers = {
+  [N in HostRequestName]: (params: HostRequests[N]['params']) => Promise<HostRequests[N]['result']>;
+};
+
+export class ConversationSession implements vscode.Disposable {
+  private feed: ThreadFeed | undefined;
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly handlers: Handlers;
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly context: ViewContext,
+    private readonly services: SessionServices,
+    /** The thread to show once the webview is ready (a restored panel knows it before). */
+    private threadId: string | undefined,
+    /** Told the shown thread's title after each snapshot (a panel shows it on its tab). */
+    private readonly onTitle: (title: string) => void = () => {},
+  ) {
+    this.handlers = this.requestHandlers();
+    this.disposables.push(
+      webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(message)),
+      services.server.onRestarted(() => void this.feed?.snapshot().catch((e: Error) => this.showError(e))),
+    );
+  }
+
+  get shownThreadId(): string | undefined {
+    return this.threadId;
+  }
+
+  /** Switches the view to another thread (the tree's Open, New Thread). */
+  async show(threadId: string): Promise<void> {
+    this.threadId = threadId;
+    if (this.ready) await this.load();
+  }
+
+  dispose(): void {
+    this.feed?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private post(message: HostMessage): void {
+    void this.webview.postMessage(message);
+  }
+
+  private async receive(message: WebviewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.threadId ??= message.threadId;
+        return this.load();
+      case 'resync':
+        if (message.threadId === this.feed?.threadId)
+          await this.feed.snapshot().catch((e: Error) => this.showError(e));
+        return;
+      case 'request':
+        return this.answer(message.id, message.name, message.params);
+      case 'openLink':
+        return this.openLink(message.href);
+      case 'openFile':
+        await vscode.commands.executeCommand('vscode.open', this.resolve(message.path));
+        return;
+      case 'openFileDiff':
+        return this.services.diffs.openFileDiff(this.cwd(), message.path, message.kind, message.diff);
+      case 'openTurnChanges':
+        return this.services.diffs.openTurnChanges(this.cwd(), message.diff);
+      case 'openInEditor':
+        await vscode.commands.executeCommand('threadline.openInEditor', message.threadId);
+        return;
+    }
+  }
+
+  private async load(): Promise<void> {
+    this.feed?.dispose();
+    this.feed = undefined;
+    if (!this.threadId) {
+      this.post({ type: 'empty', context: this.context });
+      return;
+    }
+    this.feed = new ThreadFeed(this.services.server, this.threadId, (m) => this.post(m), this.context);
+    this.feed.onSnapshot = (thread) =>
+      this.onTitle(thread.name ?? (thread.preview.slice(0, 40) || 'New thread'));
+    try {
+      await this.feed.snapshot();
+    } catch (error) {
+      this.post({
+        type: 'empty',
+        context: this.context,
+        reason: `Could not open the thread: ${(error as Error).message}`,
+      });
+    }
+  }
+
+  private async answer(id: number, name: HostRequestName, params: unknown): Promise<void> {
+    try {
+      const handler = this.handlers[name] as ((p: unknown) => Promise<unknown>) | undefined;
+      if (!handler) throw new Error(`Unknown request ${String(name)}`);
+      this.post({ type: 'response', id, result: await handler(params) });
+    } catch (error) {
+      this.post({ type: 'response', id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private requestHandlers(): Handlers {
+    const server = this.services.server;
+    return {
+      startTurn: async ({ threadId, input, overrides }) => {
+        const { turn } = await server.request('turn/start', {
+          threadId,
+          input,
+          ...this.turnSettings(overrides),
+        });
+        return { turnId: turn.id };
+      },
+      steerTurn: ({ threadId, turnId, input }) =>
+        server.request('turn/steer', { threadId, expectedTurnId: turnId, input: input as UserInput[] }),
+      interruptTurn: async ({ threadId, turnId }) => {
+        await server.request('turn/interrupt', { threadId, turnId });
+        return {};
+      },
+      listModels: async () => ({ models: (await server.request('model/list', { limit: 100 })).data }),
+      findFiles: async ({ query }) => ({ paths: await this.services.mentions.find(query) }),
+      pickImages: async () => {
+        const picked = await vscode.window.showOpenDialog({
+          canSelectMany: true,
+          openLabel: 'Attach',
+          filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] },
+        });
+        return { paths: (picked ?? []).map((uri) => uri.fsPath) };
+      },
+      saveImage: async ({ dataUrl }) => ({ path: await savePastedImage(dataUrl) }),
+      loadOlderTurns: async () => ({ loaded: (await this.feed?.loadOlder()) ?? 0 }),
+    };
+  }
+
+  /** The user's settings, with the composer's choices for this turn on top. */
+  private turnSettings(overrides: TurnOverrides) {
+    const settings = readSettings();
+    return turnOverrides({
+      ...settings,
+      model: overrides.model ?? settings.model,
+      reasoningEffort: overrides.effort ?? settings.reasoningEffort,
+      approvalPolicy: (overrides.approvalPolicy ?? settings.approvalPolicy) as typeof settings.approvalPolicy,
+      sandboxMode: (overrides.sandbox ?? settings.sandboxMode) as typeof settings.sandboxMode,
+    });
+  }
+
+  /** Web links go through the editor's opener (it asks about untrusted domains); paths open as files. */
+  private async openLink(href: string): Promise<void> {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1]?.toLowerCase();
+    if (scheme === 'http' || scheme === 'https' || scheme === 'mailto') {
+      await vscode.env.openExternal(vscode.Uri.parse(href, true));
+    } else if (!scheme || scheme === 'file') {
+      const [file, line] = href.replace(/^file:\/\//, '').split('#L');
+      const uri = this.resolve(decodeURIComponent(file));
+      const selection =
+        Number(line) > 0 ? new vscode.Range(Number(line) - 1, 0, Number(line) - 1, 0) : undefined;
+      await vscode.window.showTextDocument(uri, selection ? { selection } : {});
+    } else {
+      this.services.server.log.warn(`not opening a link with scheme ${scheme}`);
+    }
+  }
+
+  private cwd(): string {
+    return this.feed?.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  }
+
+  private resolve(file: string): vscode.Uri {
+    return vscode.Uri.file(path.isAbsolute(file) ? file : path.join(this.cwd(), file));
+  }
+
+  private showError(error: Error): void {
+    this.services.server.log.error(`conversation view: ${error.message}`);
+  }
+}
+
+/** A pasted image becomes a temp file, so it can travel to the server as a `localImage`. */
+async function savePastedImage(dataUrl: string): Promise<string> {
+  const match = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/=]+)$/.exec(dataUrl);
+  if (!match) throw new Error('The pasted data is not an image');
+  const file = path.join(
+    os.tmpdir(),
+    'threadline-images',
+    `${randomUUID()}.${match[1] === 'jpeg' ? 'jpg' : match[1]}`,
+  );
+  await vscode.workspace.fs.writeFile(vscode.Uri.file(file), Buffer.from(match[2], 'base64'));
+  return file;
+}

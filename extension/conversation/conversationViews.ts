@@ -1,0 +1,121 @@
+// The conversation's places in the editor: the "Conversation" view under Threads (the thread opened
+// last) and any number of editor tabs ("Open in Editor"), which come back after a reload through the
+// panel serializer. `threadline.openThread` is what the Threads tree's Open runs.
+import * as vscode from 'vscode';
+import type { ThreadlineServer } from '../server/threadlineServer';
+import { ConversationSession, type SessionServices } from './conversationSession';
+import { DiffViews } from './diffViews';
+import { FileMentions } from './fileMentions';
+import { webviewHtml, webviewOptions } from './webviewHtml';
+
+export const conversationViewId = 'threadline.conversation';
+const panelViewType = 'threadline.conversationPanel';
+
+export function registerConversation(
+  context: vscode.ExtensionContext,
+  server: ThreadlineServer,
+): vscode.Disposable[] {
+  const diffs = new DiffViews();
+  const services: SessionServices = { server, diffs, mentions: new FileMentions() };
+  const views = new ConversationViews(context.extensionUri, services);
+  return [
+    diffs,
+    views,
+    vscode.window.registerWebviewViewProvider(conversationViewId, views),
+    vscode.window.registerWebviewPanelSerializer(panelViewType, views),
+    vscode.commands.registerCommand('threadline.openThread', (threadId: unknown) =>
+      typeof threadId === 'string' ? views.showInView(threadId) : undefined,
+    ),
+    vscode.commands.registerCommand('threadline.openInEditor', (threadId: unknown) =>
+      views.openPanel(typeof threadId === 'string' ? threadId : views.viewThreadId),
+    ),
+  ];
+}
+
+class ConversationViews
+  implements vscode.WebviewViewProvider, vscode.WebviewPanelSerializer, vscode.Disposable
+{
+  private view: ConversationSession | undefined;
+  private pendingThreadId: string | undefined;
+  private readonly panels = new Map<vscode.WebviewPanel, ConversationSession>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly services: SessionServices,
+  ) {}
+
+  get viewThreadId(): string | undefined {
+    return this.view?.shownThreadId ?? this.pendingThreadId;
+  }
+
+  resolveWebviewView(webviewView: vscode.WebviewView): void {
+    const webview = webviewView.webview;
+    webview.options = webviewOptions(this.extensionUri);
+    webview.html = webviewHtml(webview, this.extensionUri, 'Conversation');
+    const session = new ConversationSession(
+      webview,
+      { kind: 'sidebar' },
+      this.services,
+      this.pendingThreadId,
+      (title) => {
+        webviewView.description = title;
+      },
+    );
+    this.view = session;
+    webviewView.onDidDispose(() => {
+      session.dispose();
+      if (this.view === session) this.view = undefined;
+    });
+  }
+
+  async showInView(threadId: string): Promise<void> {
+    this.pendingThreadId = threadId;
+    if (this.view) await this.view.show(threadId);
+    await vscode.commands.executeCommand(`${conversationViewId}.focus`);
+  }
+
+  async openPanel(threadId: string | undefined): Promise<void> {
+    if (!threadId) {
+      void vscode.window.showInformationMessage('Open a thread first, then open it in an editor tab.');
+      return;
+    }
+    for (const [panel, session] of this.panels) {
+      if (session.shownThreadId === threadId) return panel.reveal();
+    }
+    const panel = vscode.window.createWebviewPanel(panelViewType, 'Threadline', vscode.ViewColumn.Active, {
+      ...webviewOptions(this.extensionUri),
+      enableFindWidget: true,
+    });
+    this.attach(panel, threadId);
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const threadId = (state as { threadId?: unknown } | undefined)?.threadId;
+    panel.webview.options = webviewOptions(this.extensionUri);
+    this.attach(panel, typeof threadId === 'string' ? threadId : undefined);
+  }
+
+  dispose(): void {
+    this.view?.dispose();
+    for (const session of this.panels.values()) session.dispose();
+  }
+
+  private attach(panel: vscode.WebviewPanel, threadId: string | undefined): void {
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'threadline.svg');
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'Threadline');
+    const session = new ConversationSession(
+      panel.webview,
+      { kind: 'panel' },
+      this.services,
+      threadId,
+      (title) => {
+        panel.title = title;
+      },
+    );
+    this.panels.set(panel, session);
+    panel.onDidDispose(() => {
+      session.dispose();
+      this.panels.delete(panel);
+    });
+  }
+}

@@ -1,0 +1,132 @@
+// What one conversation view sees of one thread: a snapshot (the thread's settings and its newest turns,
+// older ones paged in on request), then every notification for the thread as a numbered delta. No
+// `vscode` import, so it is tested against the real server in plain Node.
+import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
+import type { Turn } from '../../server/protocol/thread';
+import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../webview/messages';
+
+export interface FeedServer {
+  request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
+  onAnyNotification(listener: (method: string, params: unknown) => void): { dispose(): void };
+}
+
+/** Turns in the first snapshot and in each older page: enough to fill a view, cheap for huge threads. */
+export const turnsPerPage = 20;
+
+export class ThreadFeed {
+  private seq = 0;
+  /** Notifications that arrive while a snapshot is being read are in it (the server answers in order). */
+  private loading = false;
+  private olderCursor: string | null = null;
+  private readonly subscription: { dispose(): void };
+  private disposed = false;
+  /** The thread's working directory, once the first snapshot is read. */
+  cwd: string | undefined;
+  onSnapshot: (thread: ThreadSnapshot['thread']) => void = () => {};
+
+  constructor(
+    private readonly server: FeedServer,
+    readonly threadId: string,
+    private readonly post: (message: HostMessage) => void,
+    private readonly context: ViewContext,
+  ) {
+    this.subscription = server.onAnyNotification((method, params) => this.forward(method, params));
+  }
+
+  /** Reads the thread afresh and posts it whole: on open, on a resync, after a server restart. */
+  async snapshot(): Promise<void> {
+    this.loading = true;
+    try {
+      const session = await this.server.request('thread/resume', {
+        threadId: this.threadId,
+        excludeTurns: true,
+      });
+      const { turns, nextCursor } = await this.newestTurns(session);
+      this.olderCursor = nextCursor;
+      const { turns: _omitted, ...thread } = session.thread;
+      this.cwd = session.cwd;
+      const snapshot: ThreadSnapshot = {
+        thread,
+        turns,
+        hasOlderTurns: nextCursor !== null,
+        settings: settingsOf(session),
+      };
+      if (this.disposed) return;
+      this.post({ type: 'snapshot', seq: this.seq, snapshot, context: this.context });
+      this.onSnapshot(thread);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  /** Posts the page of turns before the oldest shown; answers how many came. */
+  async loadOlder(): Promise<number> {
+    if (!this.olderCursor) return 0;
+    const page = await this.server.request('thread/turns/list', {
+      threadId: this.threadId,
+      cursor: this.olderCursor,
+      limit: turnsPerPage,
+      sortDirection: 'desc',
+      itemsView: 'full',
+    });
+    this.olderCursor = page.nextCursor;
+    const turns = [...page.data].reverse();
+    this.post({
+      type: 'olderTurns',
+      threadId: this.threadId,
+      turns,
+      hasOlderTurns: page.nextCursor !== null,
+    });
+    return turns.length;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.subscription.dispose();
+  }
+
+  private async newestTurns(
+    session: ResultOf<'thread/resume'>,
+  ): Promise<{ turns: Turn[]; nextCursor: string | null }> {
+    try {
+      const page = await this.server.request('thread/turns/list', {
+        threadId: this.threadId,
+        limit: turnsPerPage,
+        sortDirection: 'desc',
+        itemsView: 'full',
+      });
+      return { turns: [...page.data].reverse(), nextCursor: page.nextCursor };
+    } catch {
+      // A server without paging (or an older one): read the thread whole, once.
+      const whole = await this.server.request('thread/read', {
+        threadId: session.thread.id,
+        includeTurns: true,
+      });
+      return { turns: whole.thread.turns, nextCursor: null };
+    }
+  }
+
+  private forward(method: string, params: unknown): void {
+    if (this.disposed || this.loading) return;
+    if ((params as { threadId?: unknown } | null)?.threadId !== this.threadId) return;
+    this.seq += 1;
+    this.post({ type: 'delta', threadId: this.threadId, seq: this.seq, notification: { method, params } });
+  }
+}
+
+const sandboxModes: Record<string, string> = {
+  readOnly: 'read-only',
+  workspaceWrite: 'workspace-write',
+  dangerFullAccess: 'danger-full-access',
+};
+
+/** The thread's effective settings in the spellings the composer's pickers use. */
+export function settingsOf(session: ResultOf<'thread/resume'>): ThreadSettings {
+  return {
+    model: session.model,
+    modelProvider: session.modelProvider,
+    reasoningEffort: session.reasoningEffort,
+    approvalPolicy: typeof session.approvalPolicy === 'string' ? session.approvalPolicy : 'on-request',
+    sandbox: sandboxModes[session.sandbox.type] ?? session.sandbox.type,
+  };
+}

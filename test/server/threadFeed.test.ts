@@ -1,0 +1,125 @@
+// The conversation view's feed against the real server and the scripted model server: a snapshot, then
+// every notification of the thread as numbered deltas that rebuild the same conversation in the
+// webview's store; older turns paged in; other threads' notifications left out.
+import { strict as assert } from 'node:assert';
+import { ServerClient } from '../../extension/client/serverClient';
+import { ThreadFeed, turnsPerPage, type FeedServer } from '../../extension/conversation/threadFeed';
+import type { HostMessage } from '../../webview/messages';
+import { ConversationStore } from '../../webview/store/store';
+import { useModelServer } from '../fixtures/modelServer/server';
+import { agentEnv, agentHome } from '../helpers/agent';
+import { serverBundle } from '../helpers/paths';
+
+const until = async (check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('the conversation feed against the real server', function () {
+  this.timeout(60_000);
+  const model = useModelServer();
+  let client: ServerClient;
+  let server: FeedServer;
+
+  beforeEach(() => {
+    const home = agentHome('responses', model.baseUrl);
+    client = new ServerClient({
+      launch: () => ({
+        command: process.execPath,
+        args: [serverBundle, 'app-server'],
+        env: { ...process.env, ...agentEnv, THREADLINE_HOME: home },
+      }),
+      clientInfo: { name: 'threadline_vscode', title: 'Threadline', version: '0.0.0' },
+      log: { info() {}, warn() {}, error() {}, server() {} },
+    });
+    server = {
+      request: (method, params) => client.request(method, params),
+      onAnyNotification: (listener) => ({ dispose: client.onNotification(listener) }),
+    };
+  });
+  afterEach(() => client.dispose());
+
+  function feedOf(threadId: string) {
+    const posted: HostMessage[] = [];
+    const store = new ConversationStore({
+      schedule: (flush) => flush(),
+      requestResync: () => assert.fail('no gap expected'),
+    });
+    const feed = new ThreadFeed(server, threadId, (m) => (posted.push(m), store.receive(m)), {
+      kind: 'sidebar',
+    });
+    return { feed, posted, store };
+  }
+
+  async function turn(threadId: string, prompt: string): Promise<string> {
+    const { turn } = await client.request('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: prompt }],
+    });
+    return turn.id;
+  }
+
+  it('posts a snapshot, then numbered deltas that rebuild the streamed answer in the store', async () => {
+    model.script({ output: [{ text: ['Hel', 'lo', ' there'] }] });
+    const { thread } = await client.request('thread/start', {});
+    const { feed, posted, store } = feedOf(thread.id);
+    await feed.snapshot();
+    assert.equal(posted[0].type, 'snapshot');
+    const turnId = await turn(thread.id, 'Say hello');
+    await until(() => store.getState().turns[turnId]?.status === 'completed');
+
+    const deltas = posted.filter((m) => m.type === 'delta');
+    assert.deepEqual(
+      deltas.map((m) => m.seq),
+      deltas.map((_, i) => i + 1),
+    );
+    const methods = deltas.map((m) => m.notification.method);
+    assert.ok(methods.includes('item/agentMessage/delta'));
+    assert.ok(methods.includes('turn/completed'));
+    const state = store.getState();
+    const types = state.turns[turnId].itemKeys.map((k) => state.items[k].type);
+    assert.deepEqual(types, ['userMessage', 'agentMessage']);
+    assert.equal((state.items[state.turns[turnId].itemKeys[1]] as { text: string }).text, 'Hello there');
+    assert.equal(state.settings?.model, 'test-model');
+    assert.equal(state.settings?.sandbox.includes('-'), true, 'sandbox in the pickers’ spelling');
+    feed.dispose();
+  });
+
+  it('shows the newest turns first and pages older ones in, and ignores other threads', async () => {
+    const total = turnsPerPage + 3;
+    for (let i = 0; i < total; i++) model.script({ output: [{ text: `answer ${i}` }] });
+    const { thread } = await client.request('thread/start', {});
+    const { thread: other } = await client.request('thread/start', {});
+    const completed = new Set<string>();
+    client.onNotification((method, params) => {
+      if (method === 'turn/completed') completed.add((params as { turn: { id: string } }).turn.id);
+    });
+    for (let i = 0; i < total; i++) {
+      const id = await turn(thread.id, `question ${i}`);
+      await until(() => completed.has(id));
+    }
+    const { feed, posted, store } = feedOf(thread.id);
+    await feed.snapshot();
+    const snapshot = posted[0];
+    assert.equal(snapshot.type, 'snapshot');
+    if (snapshot.type !== 'snapshot') return;
+    assert.equal(snapshot.snapshot.turns.length, turnsPerPage);
+    assert.equal(snapshot.snapshot.hasOlderTurns, true);
+    const firstShown = snapshot.snapshot.turns[0].items[0] as { content: { text: string }[] };
+    assert.equal(firstShown.content[0].text, 'question 3');
+
+    assert.equal(await feed.loadOlder(), 3);
+    assert.equal(store.getState().turnIds.length, total);
+    assert.equal(store.getState().hasOlderTurns, false);
+    assert.equal(await feed.loadOlder(), 0);
+
+    await client.request('thread/name/set', { threadId: other.id, name: 'elsewhere' });
+    await client.request('thread/name/set', { threadId: thread.id, name: 'here' });
+    await until(() => store.getState().thread?.name === 'here');
+    assert.ok(posted.every((m) => m.type !== 'delta' || m.threadId === thread.id));
+    feed.dispose();
+  });
+});

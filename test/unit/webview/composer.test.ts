@@ -1,0 +1,126 @@
+// The composer in a jsdom page: Enter sends and Shift+Enter does not, steering and Stop while a turn
+// runs, the draft kept per thread in the saved state, `@` mentions from the host's ranked files.
+import * as assert from 'node:assert/strict';
+import { createElement } from 'react';
+import { n, deltas, snapshot, threadId, turn, userMessage } from './conversationFixtures';
+import type { App as AppType } from '../../../webview/App';
+import type { Page as PageType } from './page';
+import { afterDom, useDom } from './dom';
+
+describe('webview composer (jsdom)', () => {
+  useDom();
+  let Page: typeof PageType;
+  let App: typeof AppType;
+  before(() => {
+    ({ Page } = afterDom<{ Page: typeof PageType }>('./page'));
+    ({ App } = afterDom<{ App: typeof AppType }>('../../../webview/App'));
+  });
+
+  async function open(status: 'completed' | 'inProgress' = 'completed', saved = {}) {
+    const page = new Page(
+      {
+        listModels: () => ({ models: [] }),
+        startTurn: () => ({ turnId: 't2' }),
+        steerTurn: () => ({ turnId: 't1' }),
+        interruptTurn: () => ({}),
+        findFiles: ({ query }: { query: string }) => ({
+          paths: ['src/main.ts', 'src/other.ts'].filter((p) => p.includes(query)),
+        }),
+      },
+      saved,
+    );
+    await page.render(createElement(App));
+    await page.receive({
+      type: 'snapshot',
+      seq: 0,
+      snapshot: snapshot([turn('t1', [userMessage('u1', 'hi')], status)]),
+      context: { kind: 'sidebar' },
+    });
+    return page;
+  }
+
+  const input = (page: PageType) => page.find('textarea') as HTMLTextAreaElement;
+
+  async function type(page: PageType, text: string) {
+    const el = input(page);
+    await page.act(() => {
+      // React tracks the value through the native setter; setting it this way fires onChange as typing does.
+      const setter = Object.getOwnPropertyDescriptor(window.HTMLTextAreaElement.prototype, 'value')!.set!;
+      setter.call(el, text);
+      el.setSelectionRange(text.length, text.length);
+      el.dispatchEvent(new window.Event('input', { bubbles: true }));
+    });
+  }
+
+  const key = (page: PageType, init: KeyboardEventInit) =>
+    page.act(() => {
+      input(page).dispatchEvent(
+        new window.KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init }),
+      );
+    });
+
+  it('sends on Enter, adds a line on Shift+Enter, and keeps the draft per thread', async () => {
+    const page = await open();
+    await type(page, 'Fix the bug');
+    assert.deepEqual((page.saved as { drafts: Record<string, string> }).drafts, {
+      [threadId]: 'Fix the bug',
+    });
+    await key(page, { key: 'Enter', shiftKey: true });
+    assert.deepEqual(page.requests('startTurn'), []);
+    await key(page, { key: 'Enter' });
+    assert.deepEqual(page.requests('startTurn'), [
+      { threadId, input: [{ type: 'text', text: 'Fix the bug' }], overrides: {} },
+    ]);
+    assert.equal(input(page).value, '');
+    await page.unmount();
+  });
+
+  it('restores a saved draft, and does not send an empty one', async () => {
+    const page = await open('completed', { drafts: { [threadId]: 'half a thought' } });
+    assert.equal(input(page).value, 'half a thought');
+    await type(page, '   ');
+    await key(page, { key: 'Enter' });
+    assert.deepEqual(page.requests('startTurn'), []);
+    await page.unmount();
+  });
+
+  it('steers a running turn and stops it', async () => {
+    const page = await open('inProgress');
+    assert.equal(input(page).getAttribute('aria-label'), 'Steer the running turn');
+    await type(page, 'also add tests');
+    await key(page, { key: 'Enter' });
+    assert.deepEqual(page.requests('steerTurn'), [
+      { threadId, turnId: 't1', input: [{ type: 'text', text: 'also add tests' }] },
+    ]);
+    const stop = page.all('button').find((b) => b.textContent?.includes('Stop'));
+    assert.ok(stop, 'a Stop button while the turn runs');
+    await page.act(() => stop.click());
+    assert.deepEqual(page.requests('interruptTurn'), [{ threadId, turnId: 't1' }]);
+
+    await page.receive(deltas(1, [n('turn/completed', { turn: turn('t1', [], 'interrupted') })])[0]);
+    await page.frame();
+    assert.equal(
+      page.all('button').some((b) => b.textContent?.includes('Stop')),
+      false,
+    );
+    await page.unmount();
+  });
+
+  it('lists files for an @ mention and inserts the chosen path', async () => {
+    const page = await open();
+    await type(page, 'look at @mai');
+    await page.act(() => {
+      input(page).dispatchEvent(new window.KeyboardEvent('keyup', { bubbles: true, key: 'i' }));
+    });
+    await page.until(() => page.all('[role="option"]').length > 0);
+    assert.deepEqual(page.requests('findFiles').at(-1), { query: 'mai' });
+    assert.deepEqual(
+      page.all('[role="option"]').map((o) => o.textContent?.trim()),
+      ['src/main.ts'],
+    );
+    await key(page, { key: 'Enter' });
+    assert.equal(input(page).value, 'look at src/main.ts ');
+    assert.deepEqual(page.requests('startTurn'), [], 'Enter chose the file, it did not send');
+    await page.unmount();
+  });
+});

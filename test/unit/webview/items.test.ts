@@ -1,0 +1,208 @@
+// Item components in a jsdom page: markdown that cannot carry HTML or script, code blocks with
+// highlighting and a copy button, streaming that re-renders only the growing block, and a component
+// for each item type with the generic card for unknown ones.
+import * as assert from 'node:assert/strict';
+import { createElement } from 'react';
+import type { HostMessage } from '../../../webview/messages';
+import { agentMessage, deltas, n, snapshot, turn, userMessage } from './conversationFixtures';
+import type { App as AppType } from '../../../webview/App';
+import type { Page as PageType } from './page';
+import { afterDom, useDom } from './dom';
+
+describe('webview items (jsdom)', () => {
+  useDom();
+  let Page: typeof PageType;
+  let App: typeof AppType;
+  before(() => {
+    ({ Page } = afterDom<{ Page: typeof PageType }>('./page'));
+    ({ App } = afterDom<{ App: typeof AppType }>('../../../webview/App'));
+  });
+
+  async function show(
+    items: NonNullable<Parameters<typeof turn>[1]>,
+    status: Parameters<typeof turn>[2] = 'completed',
+  ) {
+    const page = new Page({ listModels: () => ({ models: [] }) });
+    await page.render(createElement(App));
+    const message: HostMessage = {
+      type: 'snapshot',
+      seq: 0,
+      snapshot: snapshot([turn('t1', items, status)]),
+      context: { kind: 'sidebar' },
+    };
+    await page.receive(message);
+    await page.until(() => page.all('[data-item-type]').length === items.length);
+    return page;
+  }
+
+  it('renders markdown without raw HTML, script links or inline handlers', async () => {
+    const text = [
+      '# Title',
+      '',
+      'Some **bold** and <img src=x onerror="alert(1)"> and <script>alert(2)</script>',
+      '',
+      '[bad](javascript:alert(3)) [good](https://example.com/docs)',
+      '',
+      '| a | b |',
+      '| - | - |',
+      '| 1 | 2 |',
+    ].join('\n');
+    const page = await show([agentMessage('a1', text)]);
+    const md = page.find('.tl-agent .tl-markdown');
+    assert.equal(md.querySelector('h1')?.textContent, 'Title');
+    assert.equal(md.querySelector('strong')?.textContent, 'bold');
+    assert.equal(md.querySelector('img'), null);
+    assert.equal(md.querySelector('script'), null);
+    assert.match(md.textContent ?? '', /<img src=x onerror="alert\(1\)">/, 'raw HTML shown as text');
+    assert.equal(md.querySelector('table td')?.textContent, '1');
+    const hrefs = [...md.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+    assert.deepEqual(hrefs, ['https://example.com/docs']);
+    await page.act(() => md.querySelector('a')!.click());
+    assert.deepEqual(page.posted.at(-1), { type: 'openLink', href: 'https://example.com/docs' });
+    await page.unmount();
+  });
+
+  it('highlights code blocks and copies their code', async () => {
+    const page = await show([agentMessage('a1', '```ts\nconst x: number = 1;\n```')]);
+    const code = page.find('.tl-code code');
+    assert.ok(code.querySelector('.hljs-keyword'), 'keywords highlighted');
+    assert.equal(code.textContent, 'const x: number = 1;\n');
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: async (t: string) => copied.push(t) },
+      configurable: true,
+    });
+    await page.act(() => page.find('.tl-copy').click());
+    assert.deepEqual(copied, ['const x: number = 1;\n']);
+    await page.unmount();
+  });
+
+  it('streams an answer once per frame, keeping finished blocks as they are', async () => {
+    const page = await show([agentMessage('a1', 'First paragraph.\n\nSec')], 'inProgress');
+    const first = page.find('.tl-agent .tl-block');
+    for (const m of deltas(1, [
+      n('item/agentMessage/delta', { turnId: 't1', itemId: 'a1', delta: 'ond' }),
+      n('item/agentMessage/delta', { turnId: 't1', itemId: 'a1', delta: ' one.' }),
+    ])) {
+      await page.receive(m);
+    }
+    assert.doesNotMatch(page.find('.tl-agent').textContent ?? '', /Second one/, 'not before the frame');
+    await page.frame();
+    const blocks = page.all('.tl-agent .tl-block');
+    assert.equal(blocks[1].textContent?.trim(), 'Second one.');
+    assert.equal(blocks[0], first, 'the finished block kept its element');
+    await page.unmount();
+  });
+
+  it('shows a command with the tail of its output, exit code and status; all lines on demand', async () => {
+    const output = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
+    const command = {
+      type: 'commandExecution',
+      id: 'c1',
+      command: 'npm test',
+      cwd: '/w',
+      commandActions: [],
+      status: 'completed',
+      exitCode: 1,
+      durationMs: 1500,
+      aggregatedOutput: output,
+    };
+    const page = await show([command as never]);
+    const card = page.find('.tl-command');
+    assert.match(card.textContent ?? '', /npm test/);
+    assert.match(card.textContent ?? '', /exit 1/);
+    assert.match(card.textContent ?? '', /1\.5 s/);
+    const pre = () => page.find('.tl-terminal pre').textContent ?? '';
+    assert.doesNotMatch(pre(), /line 18\n/);
+    assert.match(pre(), /line 30$/);
+    await page.act(() => page.find('.tl-terminal button').click());
+    assert.match(pre(), /^line 1\n/);
+    await page.unmount();
+  });
+
+  it('shows file changes with counts and a preview, and asks the host for the diff', async () => {
+    const diff = '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n-old\n+new\n+more\n same';
+    const change = {
+      type: 'fileChange',
+      id: 'f1',
+      status: 'completed',
+      changes: [{ path: 'src/a.ts', kind: { type: 'update', move_path: null }, diff }],
+    };
+    const page = await show([change as never]);
+    const file = page.find('.tl-file');
+    assert.equal(file.querySelector('.tl-added')?.textContent, '+2');
+    assert.equal(file.querySelector('.tl-removed')?.textContent, '−1');
+    assert.equal(page.all('.tl-diff-add').length, 2);
+    await page.act(() => page.find('.tl-file-head button').click());
+    assert.deepEqual(page.posted.at(-1), { type: 'openFileDiff', path: 'src/a.ts', kind: 'update', diff });
+    await page.unmount();
+  });
+
+  it('has a component for every item type, and a generic card for unknown ones', async () => {
+    const items = [
+      userMessage('u1', 'please'),
+      { type: 'reasoning', id: 'r1', summary: ['**Looking** around'], content: [] },
+      { type: 'plan', id: 'p1', text: '1. read' },
+      {
+        type: 'mcpToolCall',
+        id: 'm1',
+        server: 'docs',
+        tool: 'lookup',
+        status: 'failed',
+        arguments: { q: 1 },
+        error: { message: 'nope' },
+      },
+      {
+        type: 'dynamicToolCall',
+        id: 'd1',
+        tool: 'custom',
+        status: 'completed',
+        arguments: {},
+        contentItems: [{ type: 'inputText', text: 'ok' }],
+      },
+      { type: 'webSearch', id: 'w1', query: 'vscode api' },
+      { type: 'imageView', id: 'i1', path: '/tmp/shot.png' },
+      { type: 'enteredReviewMode', id: 'e1', review: 'current changes' },
+      { type: 'contextCompaction', id: 'cc1' },
+      { type: 'hologram', id: 'h1', beam: 3 },
+    ];
+    const page = await show(items as never);
+    const text = (type: string) => page.find(`[data-item-type="${type}"]`).textContent ?? '';
+    assert.match(text('userMessage'), /please/);
+    assert.match(text('reasoning'), /Looking around/);
+    assert.equal(page.find('[data-item-type="reasoning"] details').hasAttribute('open'), false, 'collapsed');
+    assert.match(text('plan'), /read/);
+    assert.match(text('mcpToolCall'), /docs · lookup/);
+    assert.match(text('mcpToolCall'), /nope/);
+    assert.match(text('dynamicToolCall'), /custom/);
+    assert.match(text('webSearch'), /vscode api/);
+    assert.match(text('imageView'), /shot\.png/);
+    assert.match(text('enteredReviewMode'), /Review started/);
+    assert.match(text('contextCompaction'), /Context compacted/);
+    assert.match(text('hologram'), /hologram/);
+    assert.match(text('hologram'), /"beam": 3/);
+    await page.unmount();
+  });
+
+  it('explains turn errors and offers the turn’s changes', async () => {
+    const page = await show([userMessage('u1', 'hi')], 'failed');
+    const diff = 'diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b';
+    for (const m of deltas(1, [
+      n('error', {
+        turnId: 't1',
+        error: { message: '401 from provider', codexErrorInfo: 'unauthorized' },
+        willRetry: false,
+      }),
+      n('turn/diff/updated', { turnId: 't1', diff }),
+    ])) {
+      await page.receive(m);
+    }
+    await page.frame();
+    assert.match(page.find('.tl-error').textContent ?? '', /rejected the API key.*401 from provider/);
+    const changes = page.find('.tl-changes');
+    assert.match(changes.textContent ?? '', /1 file/);
+    await page.act(() => changes.click());
+    assert.deepEqual(page.posted.at(-1), { type: 'openTurnChanges', turnId: 't1', diff });
+    await page.unmount();
+  });
+});
