@@ -1,7 +1,7 @@
 // The conversation list: virtualized (only rows in view are in the DOM), following the output while
 // the user is at the bottom, a "Jump to latest" button when they are not, older turns paged in at the
 // top, and the first visible row remembered per thread across hide/show and reloads.
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState, type RefObject } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { Row } from '../store/state';
 import { useHost, useView } from './hooks';
@@ -16,7 +16,7 @@ export function Conversation({ threadId }: { threadId: string }) {
   const rows = useView((s) => s.rows);
   const hasOlderTurns = useView((s) => s.hasOlderTurns);
   const list = useRef<VirtuosoHandle>(null);
-  const [atBottom, setAtBottom] = useState(true);
+  const follow = useFollowOutput(list);
   const loadingOlder = useRef(false);
   const firstItemIndex = useFirstItemIndex(rows);
   const initial = useMemo(() => {
@@ -41,7 +41,12 @@ export function Conversation({ threadId }: { threadId: string }) {
   );
 
   return (
-    <div className="tl-conversation">
+    <div
+      className="tl-conversation"
+      onWheel={follow.userScrolled}
+      onKeyDown={follow.userScrolled}
+      onPointerDown={follow.userScrolled}
+    >
       <Virtuoso
         ref={list}
         className="tl-list"
@@ -56,24 +61,59 @@ export function Conversation({ threadId }: { threadId: string }) {
             <ItemView itemKey={row.key} threadId={threadId} />
           )
         }
-        followOutput={(bottom) => (bottom ? 'auto' : false)}
-        atBottomStateChange={setAtBottom}
+        followOutput={() => (follow.sticking.current ? 'auto' : false)}
+        atBottomStateChange={follow.atBottomChanged}
+        totalListHeightChanged={follow.heightChanged}
         atBottomThreshold={40}
         startReached={loadOlder}
         rangeChanged={saveScroll}
         increaseViewportBy={{ top: 400, bottom: 400 }}
       />
-      {!atBottom && (
-        <button
-          type="button"
-          className="tl-jump"
-          onClick={() => list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' })}
-        >
+      {!follow.sticks && (
+        <button type="button" className="tl-jump" onClick={follow.jumpToLatest}>
           <span className="codicon codicon-arrow-down" aria-hidden="true" /> Jump to latest
         </button>
       )}
     </div>
   );
+}
+
+/**
+ * Stick-to-bottom: while the user is at the bottom, new rows and growing rows (a streaming answer) keep
+ * the list scrolled to the end. Only the user's own scrolling (wheel, keys, dragging) lets go of it.
+ */
+function useFollowOutput(list: RefObject<VirtuosoHandle | null>) {
+  const sticking = useRef(true);
+  const [sticks, setSticks] = useState(true);
+  const lastUserScroll = useRef(0);
+  const toEnd = useCallback(
+    () => list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' }),
+    [list],
+  );
+  const stick = useCallback((value: boolean) => {
+    sticking.current = value;
+    setSticks(value);
+  }, []);
+  return {
+    sticking,
+    sticks,
+    userScrolled: useCallback(() => (lastUserScroll.current = Date.now()), []),
+    atBottomChanged: useCallback(
+      (atBottom: boolean) => {
+        if (atBottom) stick(true);
+        else if (Date.now() - lastUserScroll.current < 1000) stick(false);
+        else if (sticking.current) toEnd(); // the content grew under us: follow it
+      },
+      [stick, toEnd],
+    ),
+    heightChanged: useCallback(() => {
+      if (sticking.current) toEnd();
+    }, [toEnd]),
+    jumpToLatest: useCallback(() => {
+      stick(true);
+      toEnd();
+    }, [stick, toEnd]),
+  };
 }
 
 /** Lowers Virtuoso's first index by the number of rows that appeared before the previous first row. */

@@ -1,7 +1,7 @@
 // Files the agent changed: per file its path, kind, +/− counts, a short diff preview and "Open diff".
 import type { AnyItem } from '../../store/state';
 import { list, str } from '../fields';
-import { useHost } from '../hooks';
+import { useHost, useView } from '../hooks';
 import { StatusBadge } from './status';
 
 const previewLines = 8;
@@ -17,8 +17,31 @@ export function countDiff(diff: string): { added: number; removed: number } {
   return { added, removed };
 }
 
+/** An added or deleted file's change carries the file's content, not a diff. */
+function countChange(kind: string, diff: string): { added: number; removed: number } {
+  const lines = diff.replace(/\n$/, '').split('\n').length;
+  if (kind === 'add') return { added: diff ? lines : 0, removed: 0 };
+  if (kind === 'delete') return { added: 0, removed: diff ? lines : 0 };
+  return countDiff(diff);
+}
+
+function previewOf(kind: string, diff: string): string[] {
+  const lines = diff.replace(/\n$/, '').split('\n');
+  if (kind === 'add' || kind === 'delete')
+    return diff ? lines.map((l) => `${kind === 'add' ? '+' : '-'}${l}`) : [];
+  return lines.filter((l) => /^[+-](?![+-]{2})/.test(l) || l.startsWith('@@'));
+}
+
+/** The path as the user knows it: relative to the thread's folder when it is inside it. */
+export function shortPath(path: string, cwd: string | undefined): string {
+  if (!cwd) return path;
+  const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return path.startsWith(root) ? path.slice(root.length) : path;
+}
+
 export function FileChange({ item }: { item: AnyItem }) {
   const host = useHost();
+  const cwd = useView((s) => s.thread?.cwd);
   const changes = list(item, 'changes');
   return (
     <div className="tl-item tl-card tl-file-change">
@@ -31,14 +54,14 @@ export function FileChange({ item }: { item: AnyItem }) {
         const path = str(change, 'path') ?? '';
         const diff = str(change, 'diff') ?? '';
         const kind = str((change.kind ?? {}) as Record<string, unknown>, 'type') ?? 'update';
-        const { added, removed } = countDiff(diff);
-        const preview = diff.split('\n').filter((l) => /^[+-](?![+-]{2})/.test(l) || l.startsWith('@@'));
+        const { added, removed } = countChange(kind, diff);
+        const preview = previewOf(kind, diff);
         return (
           <div key={index} className="tl-file">
             <div className="tl-file-head">
               <span className={`tl-kind tl-kind-${kind}`}>{kind}</span>
               <span className="tl-path" title={path}>
-                {path}
+                {shortPath(path, cwd)}
               </span>
               <span className="tl-added">+{added}</span>
               <span className="tl-removed">−{removed}</span>

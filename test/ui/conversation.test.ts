@@ -1,0 +1,150 @@
+// The conversation view in the installed .vsix, driven as a user: a new thread, a prompt sent from the
+// composer, the answer streaming in from the scripted model server, a file change and the turn's
+// changes, Stop on a running turn, and the conversation and an unsent draft after "Reload Window".
+import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { useModelServer } from '../fixtures/modelServer/server';
+import { useWorkbench } from '../harness/uiFixture';
+import {
+  activityBarItem,
+  runCommand,
+  screenshot,
+  setColorTheme,
+  sideBarIdle,
+  view,
+} from '../harness/workbench';
+
+const extensionId = 'threadline-dev.threadline';
+
+/** The Conversation view's page, or an editor tab's (panels carry no `purpose` in their frame's URL). */
+function conversation(page: Page, where: 'view' | 'panel' = 'view'): FrameLocator {
+  const purpose = where === 'view' ? '[src*="purpose=webviewView"]' : ':not([src*="purpose="])';
+  return page
+    .frameLocator(`iframe.webview[src*="extensionId=${extensionId}"]${purpose}`)
+    .frameLocator('iframe#active-frame');
+}
+
+const patch = [
+  '*** Begin Patch',
+  '*** Add File: notes.txt',
+  '+first note',
+  '+second note',
+  '*** End Patch',
+].join('\n');
+const answer = ['Added ', '`notes.txt` ', 'with **two** ', 'notes.', '\n\n```ts\nconst notes = 2;\n```'];
+
+describe('the conversation view (installed .vsix)', function () {
+  this.timeout(120_000);
+  const wb = useWorkbench({ 'README.md': '# Demo\n' });
+  const model = useModelServer();
+
+  before(() => {
+    // The extension's server reads this on its first start: every turn goes to the scripted model server,
+    // writes inside the workspace go ahead without asking.
+    const config = [
+      'model = "test-model"',
+      'model_provider = "scripted"',
+      'approval_policy = "never"',
+      'sandbox_mode = "workspace-write"',
+      '[model_providers.scripted]',
+      'name = "Scripted"',
+      `base_url = "${model.baseUrl}"`,
+      'wire_api = "responses"',
+      '',
+    ];
+    writeFileSync(join(wb.home, 'config.toml'), config.join('\n'));
+  });
+
+  async function newThread(): Promise<FrameLocator> {
+    await activityBarItem(wb.page, 'Threadline').click();
+    await sideBarIdle(wb.page);
+    await runCommand(wb.page, 'Threadline: New Thread');
+    const frame = conversation(wb.page);
+    await frame.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 30_000 });
+    return frame;
+  }
+
+  async function send(frame: FrameLocator, text: string): Promise<void> {
+    const input = frame.getByRole('textbox', { name: 'Message' });
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  it('streams the answer, shows the file change and the turn’s changes, in light and dark', async () => {
+    model.script({
+      output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_1', custom: true } }],
+    });
+    model.script({ output: [{ text: answer }], eventDelayMs: 150 });
+    const frame = await newThread();
+    await send(frame, 'Add a notes file');
+
+    const agent = frame.locator('[data-item-type="agentMessage"]').last();
+    const seen = new Set<string>();
+    const final = 'Added notes.txt with two notes.';
+    for (const end = Date.now() + 30_000; Date.now() < end;) {
+      const text = ((await agent.textContent({ timeout: 30_000 }).catch(() => '')) ?? '').trim();
+      if (text) seen.add(text);
+      if (text.startsWith(final) && text.includes('const notes')) break;
+      await wb.page.waitForTimeout(20);
+    }
+    assert.ok(seen.size >= 2, `the answer arrived in steps: ${JSON.stringify([...seen])}`);
+    assert.equal(await agent.locator('strong').textContent(), 'two');
+    assert.ok(await agent.locator('.tl-code .hljs-keyword').count(), 'the code block is highlighted');
+
+    const change = frame.locator('[data-item-type="fileChange"]');
+    await change.getByText('notes.txt').waitFor();
+    assert.equal(await change.locator('.tl-added').textContent(), '+2');
+    await frame.locator('[data-turn-status="completed"]').waitFor();
+    const changes = frame.getByRole('button', { name: /Changes in this turn/ });
+    await changes.waitFor();
+
+    for (const kind of ['light', 'dark'] as const) {
+      await setColorTheme(wb.page, kind);
+      await screenshot(wb.page, `conversation-${kind}`);
+    }
+    await changes.click();
+    await wb.page.locator('.tab', { hasText: 'Changes in this turn' }).waitFor({ timeout: 15_000 });
+    await screenshot(wb.page, 'conversation-turn-changes');
+    assert.deepEqual(wb.browser.consoleErrors, []);
+  });
+
+  it('stops a running turn', async () => {
+    model.script({
+      output: [{ text: ['Thinking ', 'about ', 'it', ' for a long time'] }],
+      stallAfterEvents: 6,
+    });
+    const frame = await newThread();
+    await send(frame, 'Take your time');
+    const stop = frame.getByRole('button', { name: 'Stop' });
+    await stop.waitFor({ timeout: 30_000 });
+    await frame.getByText('Thinking about').waitFor();
+    await stop.click();
+    await frame.locator('[data-turn-status="interrupted"]').waitFor({ timeout: 15_000 });
+    await stop.waitFor({ state: 'hidden' });
+    await screenshot(wb.page, 'conversation-interrupted');
+  });
+
+  it('keeps the conversation, an editor tab and the unsent draft across Reload Window', async () => {
+    model.script({ output: [{ text: 'Remember me.' }] });
+    const frame = await newThread();
+    await send(frame, 'Say something memorable');
+    await frame.getByText('Remember me.').waitFor({ timeout: 30_000 });
+    await frame.getByRole('textbox', { name: 'Message' }).fill('an unsent draft');
+    await runCommand(wb.page, 'Threadline: Open in Editor');
+    await conversation(wb.page, 'panel').getByText('Remember me.').waitFor({ timeout: 30_000 });
+
+    await runCommand(wb.page, 'Developer: Reload Window');
+    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    const panel = conversation(wb.page, 'panel');
+    await panel.getByText('Remember me.').waitFor({ timeout: 60_000 });
+    // The side bar comes back as it was (Threadline open); a click on its icon would close it.
+    if (!(await view(wb.page, 'Conversation').isVisible()))
+      await activityBarItem(wb.page, 'Threadline').click();
+    const restored = conversation(wb.page);
+    await restored.getByText('Remember me.').waitFor({ timeout: 60_000 });
+    assert.equal(await restored.getByRole('textbox', { name: 'Message' }).inputValue(), 'an unsent draft');
+    await screenshot(wb.page, 'conversation-after-reload');
+  });
+});
