@@ -129,6 +129,39 @@ for (const wire of WIRES) {
       assert.match(bodyText(model.requests[0]!), /update_plan/, 'the tool was offered');
     });
 
+    it('persists a turn with reasoning and a tool call, and resumes it in a new server process', async () => {
+      const plan = { plan: [{ step: 'Look', status: 'completed' }] };
+      model.script(
+        {
+          output: [
+            { reasoning: { summary: [['Thinking it over']], encryptedContent: 'enc-1', signature: 'sig-1' } },
+            { toolCall: { name: 'update_plan', arguments: JSON.stringify(plan), callId: 'call_keep' } },
+          ],
+        },
+        { output: [{ text: 'Remembered answer.' }] },
+      );
+      const home = agentHome(wire, model.baseUrl);
+      const first = await serve({}, home);
+      const threadId = await startThread(first);
+      const done = await runTurn(first, threadId, 'Remember this');
+      assert.equal(done.status, 'completed');
+      const items = completedItems(first, done.id);
+      await first.stop();
+
+      const second = await serve({}, home);
+      const { thread } = await second.call<{ thread: { turns: Turn[] } }>('thread/resume', { threadId });
+      assert.deepEqual(thread.turns[0]!.items, items, 'the items read back as they were sent');
+      model.script({ output: [{ text: 'Still here.' }] });
+      assert.equal((await runTurn(second, threadId, 'And now?')).status, 'completed');
+      const resumed = bodyText(model.requests[model.requests.length - 1]!);
+      for (const part of ['Remember this', 'call_keep', 'Plan updated', 'Remembered answer.', 'And now?']) {
+        assert.match(resumed, new RegExp(part), `the resumed history carries ${part}`);
+      }
+      // Reasoning goes back the way each API wants it: encrypted (Responses) or signed (Anthropic).
+      const replayed = { responses: /enc-1/, anthropic: /sig-1/, chat: null }[wire];
+      if (replayed) assert.match(resumed, replayed);
+    });
+
     it('retries a 500 and tells the client it will retry', async () => {
       model.script({ httpError: { status: 500, message: 'boom' } }, { output: [{ text: 'recovered' }] });
       const server = await serve();
