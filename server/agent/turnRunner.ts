@@ -12,6 +12,8 @@ export interface TurnLaunch {
   userMessage: UserMessageItem | null;
   /** Builds the turn's model request; runs after the turn has started, so its failures fail the turn. */
   prepare(): Promise<TurnSpec>;
+  /** Work that replaces the model's part of the turn (a user's shell command); `prepare` is then unused. */
+  body?: () => Promise<void>;
   /** The thread is running (true) or idle again (false). */
   setRunning(running: boolean): void;
   /** Runs the prepared turn; the agent loop unless the turn is special (a review). */
@@ -46,6 +48,10 @@ export async function launchTurn(launch: TurnLaunch): Promise<Turn> {
 async function run(launch: TurnLaunch): Promise<TurnOutcome> {
   let spec: TurnSpec;
   try {
+    if (launch.body) {
+      await launch.body();
+      return { status: launch.active.interrupted ? 'interrupted' : 'completed', error: null };
+    }
     spec = await launch.prepare();
   } catch (error) {
     if (isAbort(error) || launch.active.interrupted) return { status: 'interrupted', error: null };

@@ -7,6 +7,8 @@ import { turnHandlers } from './turn';
 import { accountHandlers } from './account';
 import { modelHandlers } from './models';
 import { reviewHandlers } from './review';
+import { commandHandlers } from './command';
+import { backgroundTerminalHandlers } from './commandThread';
 
 export function methodHandlers(services: Services): HandlerTable {
   return {
@@ -16,5 +18,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...accountHandlers(services),
     ...modelHandlers(services),
     ...reviewHandlers(services),
+    ...commandHandlers(services),
+    ...backgroundTerminalHandlers(services),
   };
 }

@@ -18,6 +18,7 @@ import { uuidv7 } from '../threads/uuidv7';
 import { withStoreErrors } from './storeErrors';
 import { settingsFor } from './threadSettings';
 import { prepareTurn, type TurnInput } from './turnSetup';
+import { DEFAULT_SHELL_TIMEOUT_MS, runUserShell } from './commandThread';
 import type { ThreadSummary } from '../threads/summary';
 
 export function turnHandlers(services: Services): HandlerTable {
@@ -71,6 +72,29 @@ export function turnHandlers(services: Services): HandlerTable {
       return {};
     },
 
+    'thread/shellCommand': async (params: ParamsOf<'thread/shellCommand'>, { peer }: RequestContext) => {
+      const timeoutMs = params.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+      const current = turns.get(params.threadId);
+      const cwdOf = (fallback: string) => services.settings.get(params.threadId)?.cwd ?? fallback;
+      if (current) {
+        // Inside the running turn: the output reaches the model with its next request.
+        void runUserShell(current.emit, cwdOf(process.cwd()), params.command, timeoutMs, current.signal)
+          .then((entry) => current.steer([entry]))
+          .catch((error: Error) => services.log.error(`thread/shellCommand failed: ${error.stack}`));
+        return {};
+      }
+      await startTurnOn(services, params.threadId, peer, async (summary) => ({
+        userMessage: null,
+        input: { entries: [], outputSchema: null, compactOnly: false },
+        body: async (active) => {
+          const cwd = cwdOf(summary.cwd);
+          const entry = await runUserShell(active.emit, cwd, params.command, timeoutMs, active.signal);
+          await active.emit.modelEntries([entry]);
+        },
+      }));
+      return {};
+    },
+
     'thread/compact/start': async (params: ParamsOf<'thread/compact/start'>, { peer }: RequestContext) => {
       await startTurnOn(services, params.threadId, peer, async () => ({
         userMessage: null,
@@ -82,11 +106,15 @@ export function turnHandlers(services: Services): HandlerTable {
   return withStoreErrors(handlers);
 }
 
-/** What a turn starts with; `run` replaces the agent loop for a special turn (a review). */
+/**
+ * What a turn starts with; `run` replaces the agent loop for a special turn (a review), `body`
+ * replaces the model altogether (a user's shell command: no model request is prepared).
+ */
 export interface TurnStart {
   userMessage: UserMessageItem | null;
   input: TurnInput;
   run?: TurnLaunch['run'];
+  body?: (active: ActiveTurn) => Promise<void>;
 }
 
 /** Loads the thread for the caller and starts a turn on it; answers once the turn is set up. */
@@ -118,7 +146,7 @@ export async function startTurnOn(
     turns.delete(threadId);
     throw error;
   }
-  const { userMessage, input, run } = built;
+  const { userMessage, input, run, body } = built;
   const setRunning = (on: boolean) => {
     if (!on && turns.get(threadId) === active) turns.delete(threadId);
     loaded.setStatus(threadId, on ? { type: 'active', activeFlags: [] } : { type: 'idle' });
@@ -130,6 +158,7 @@ export async function startTurnOn(
       userMessage,
       setRunning,
       run,
+      ...(body ? { body: () => body(active) } : {}),
       prepare: () => prepareTurn(services, store, active, input),
     }).catch((error: Error) =>
       services.log.error(`turn ${emit.turnId} on ${threadId} ended badly: ${error.stack}`),

@@ -9,6 +9,7 @@ import * as U from './turnMethods';
 import * as A from './accountMethods';
 import * as M from './modelMethods';
 import * as R from './reviewMethods';
+import * as C from './commandMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -45,6 +46,17 @@ export const clientRequests = {
   'account/login/cancel': { params: A.CancelLoginAccountParams, result: A.CancelLoginAccountResponse },
   'model/list': { params: M.ModelListParams, result: M.ModelListResponse },
   'modelProvider/list': { params: M.ModelProviderListParams, result: M.ModelProviderListResponse },
+  'command/exec': { params: C.CommandExecParams, result: C.CommandExecResponse },
+  'command/exec/write': { params: C.CommandExecWriteParams, result: T.EmptyResponse },
+  'command/exec/resize': { params: C.CommandExecResizeParams, result: T.EmptyResponse },
+  'command/exec/terminate': { params: C.CommandExecTerminateParams, result: T.EmptyResponse },
+  'thread/shellCommand': { params: C.ThreadShellCommandParams, result: T.EmptyResponse },
+  'thread/backgroundTerminals/clean': {
+    params: C.ThreadBackgroundTerminalsCleanParams,
+    result: T.EmptyResponse,
+    experimental: true,
+    specOnly: true,
+  },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

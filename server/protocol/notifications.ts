@@ -5,6 +5,7 @@ import { Thread, ThreadStatus } from './thread';
 import { turnNotifications } from './turnMethods';
 import { accountNotifications } from './accountMethods';
 import { commandExecutionNotifications } from './commandExecution';
+import { commandNotifications } from './commandMethods';
 import { serverRequestNotifications } from './serverRequests';
 import { fileChangeNotifications } from './fileChange';
 
@@ -20,6 +21,7 @@ export const serverNotifications = {
   ...turnNotifications,
   ...accountNotifications,
   ...commandExecutionNotifications,
+  ...commandNotifications,
   ...serverRequestNotifications,
   ...fileChangeNotifications,
 } as const;
