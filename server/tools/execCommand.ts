@@ -49,6 +49,8 @@ export async function waitForExit(
 
 function refusal(decision: ApprovalDecision): string {
   if (decision.unanswered === 'noClient') return 'No client could approve this command, so it did not run.';
+  if (decision.unanswered === 'interrupted')
+    return 'The turn was interrupted before the command was approved.';
   if (decision.outcome === 'cancel') return 'The user declined to run this command and stopped the turn.';
   return 'The user declined to run this command.';
 }

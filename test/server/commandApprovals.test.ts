@@ -118,6 +118,23 @@ describe('command approvals', function () {
     assert.equal(model.requests.length, 1, 'the model was asked again after a cancel');
   });
 
+  it('interrupting the turn clears the waiting approval: serverRequest/resolved, nothing runs', async () => {
+    const { repo, server, threadId } = await setUp('untrusted');
+    model.script(...execCall({ cmd: 'touch late.txt' }));
+    const turn = await startTurn(server, threadId, 'Touch it');
+    const request = await serverRequest(server, APPROVAL);
+    await server.call('turn/interrupt', { threadId, turnId: turn.id });
+    assert.equal((await turnCompleted(server, turn.id)).status, 'interrupted');
+    const resolved = await server.notification('serverRequest/resolved');
+    assert.deepEqual(resolved.params, { threadId, requestId: request.id });
+    // The client's answer comes too late: it is ignored, and nothing runs.
+    answer(server, request, { decision: 'accept' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(existsSync(join(repo, 'late.txt')), false);
+    assert.equal(commandItems(server, turn.id)[0]!.status, 'declined');
+    assert.match(server.stderr, /ignored a late answer/);
+  });
+
   it('acceptForSession: the same command prefix runs later without asking; others still ask', async () => {
     const { repo, server, threadId } = await setUp('untrusted');
     model.script(...execCall({ cmd: 'touch one.txt' }));
