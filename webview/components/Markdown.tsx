@@ -1,13 +1,13 @@
 // Renders markdown block by block: finished blocks keep their element while the last one grows.
 // Clicks on links go to the extension (which opens them with the editor's link handling), clicks on a
 // code block's copy button copy its code.
-import { memo, useMemo, type MouseEvent } from 'react';
+import { memo, useMemo, useRef, type MouseEvent } from 'react';
 import { useHost } from './hooks';
 import { renderMarkdown, splitBlocks } from './markdownRender';
 
 export function Markdown({ text }: { text: string }) {
   const host = useHost();
-  const blocks = useMemo(() => splitBlocks(text), [text]);
+  const blocks = useBlocks(text);
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     const target = event.target as HTMLElement;
     const copy = target.closest('.tl-copy');
@@ -31,6 +31,31 @@ export function Markdown({ text }: { text: string }) {
       ))}
     </div>
   );
+}
+
+/**
+ * The text's blocks. A streaming message only grows, so everything before its last block stays as it
+ * was: only that tail is parsed again, not the whole message on every frame.
+ */
+function useBlocks(text: string): string[] {
+  const previous = useRef({ text: '', blocks: [] as string[], settled: 0, tailStart: 0 });
+  return useMemo(() => {
+    const last = previous.current;
+    const grew = text.startsWith(last.text);
+    const settled = grew ? last.blocks.slice(0, last.settled) : [];
+    const tailStart = grew ? last.tailStart : 0;
+    const tail = splitBlocks(text.slice(tailStart));
+    // The tail's last block may still change as text arrives; the ones before it are settled.
+    const lastStart =
+      tail.length > 1 ? tailStart + text.slice(tailStart).lastIndexOf(tail[tail.length - 1]) : tailStart;
+    previous.current = {
+      text,
+      blocks: [...settled, ...tail],
+      settled: settled.length + Math.max(0, tail.length - 1),
+      tailStart: lastStart,
+    };
+    return previous.current.blocks;
+  }, [text]);
 }
 
 const Block = memo(function Block({ source }: { source: string }) {

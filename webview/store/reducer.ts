@@ -38,7 +38,40 @@ export function prependTurns(
   return withRows({ ...addTurns(state, fresh, 'prepend'), hasOlderTurns });
 }
 
+/** Applies a batch (a frame's deltas). Equal to reducing one by one, without copying a map per delta. */
+export function reduceAll(
+  state: ConversationState,
+  notifications: ProtocolNotification[],
+): ConversationState {
+  owned = new WeakSet();
+  try {
+    return notifications.reduce(reduceOne, state);
+  } finally {
+    owned = new WeakSet();
+  }
+}
+
 export function reduce(state: ConversationState, notification: ProtocolNotification): ConversationState {
+  return reduceAll(state, [notification]);
+}
+
+/**
+ * Maps (items, turns, progress) this batch created: nobody outside has seen them yet, so further
+ * changes in the same batch go into them in place. Maps from before the batch are never touched.
+ */
+let owned = new WeakSet<object>();
+
+function withEntry<T>(map: Record<string, T>, key: string, value: T): Record<string, T> {
+  if (owned.has(map)) {
+    map[key] = value;
+    return map;
+  }
+  const copy = { ...map, [key]: value };
+  owned.add(copy);
+  return copy;
+}
+
+function reduceOne(state: ConversationState, notification: ProtocolNotification): ConversationState {
   const params = notification.params;
   if (!isRecord(params) || !state.thread) return state;
   if (typeof params.threadId === 'string' && params.threadId !== state.thread.id) return state;
@@ -112,7 +145,7 @@ const handlers: Record<string, Handler> = {
   'item/mcpToolCall/progress': (state, p) => {
     if (typeof p.turnId !== 'string' || typeof p.itemId !== 'string' || typeof p.message !== 'string')
       return state;
-    return { ...state, progress: { ...state.progress, [itemKey(p.turnId, p.itemId)]: p.message } };
+    return { ...state, progress: withEntry(state.progress, itemKey(p.turnId, p.itemId), p.message) };
   },
   'thread/tokenUsage/updated': (state, p) => {
     if (typeof p.turnId !== 'string' || !isRecord(p.tokenUsage) || !isRecord(p.tokenUsage.last)) return state;
@@ -182,11 +215,11 @@ function upsertTurn(state: ConversationState, turn: Turn): ConversationState {
   };
   if (turn.status !== 'inProgress') view.retrying = null;
   let next: ConversationState = existing
-    ? { ...state, turns: { ...state.turns, [turn.id]: view } }
+    ? { ...state, turns: withEntry(state.turns, turn.id, view) }
     : withRows({
         ...state,
         turnIds: [...state.turnIds, turn.id],
-        turns: { ...state.turns, [turn.id]: view },
+        turns: withEntry(state.turns, turn.id, view),
       });
   for (const item of turn.items) next = upsertItem(next, turn.id, item);
   return next;
@@ -211,13 +244,13 @@ function newTurn(id: string): TurnView {
 function upsertItem(state: ConversationState, turnId: string, item: AnyItem): ConversationState {
   const key = itemKey(turnId, item.id);
   let next = state.turns[turnId] ? state : upsertTurn(state, placeholderTurn(turnId));
-  const items = { ...next.items, [key]: item };
+  const items = withEntry(next.items, key, item);
   const turn = next.turns[turnId];
   if (turn.itemKeys.includes(key)) return { ...next, items };
   next = {
     ...next,
     items,
-    turns: { ...next.turns, [turnId]: { ...turn, itemKeys: [...turn.itemKeys, key] } },
+    turns: withEntry(next.turns, turnId, { ...turn, itemKeys: [...turn.itemKeys, key] }),
   };
   return withRows(next);
 }
@@ -244,7 +277,7 @@ function updateItem(
   const key = itemKey(turnId, itemId);
   const item = state.items[key];
   if (!item) return state;
-  return { ...state, items: { ...state.items, [key]: change(item as Record<string, unknown> & AnyItem) } };
+  return { ...state, items: withEntry(state.items, key, change(item as Record<string, unknown> & AnyItem)) };
 }
 
 function updateTurn(
@@ -253,7 +286,7 @@ function updateTurn(
   change: (turn: TurnView) => TurnView,
 ): ConversationState {
   const known = state.turns[turnId] ? state : upsertTurn(state, placeholderTurn(turnId));
-  return { ...known, turns: { ...known.turns, [turnId]: change(known.turns[turnId]) } };
+  return { ...known, turns: withEntry(known.turns, turnId, change(known.turns[turnId])) };
 }
 
 function addTurns(state: ConversationState, turns: Turn[], where: 'append' | 'prepend'): ConversationState {

@@ -2,7 +2,7 @@
 // pure reducer at most once per frame, and tells subscribers what changed — item subscribers only
 // when their own item changed, view subscribers only when something other than item content did.
 import type { HostMessage, ProtocolNotification } from '../messages';
-import { fromSnapshot, prependTurns, reduce } from './reducer';
+import { fromSnapshot, prependTurns, reduceAll } from './reducer';
 import { emptyState, type ConversationState } from './state';
 
 export interface StoreOptions {
@@ -90,12 +90,13 @@ export class ConversationStore {
 
   /** Applies every delta that follows the last one applied; a gap left over means a lost message. */
   private flush(): void {
-    let state = this.state;
+    const batch: ProtocolNotification[] = [];
     for (let next = this.lastSeq + 1; this.pending.has(next); next++) {
-      state = reduce(state, this.pending.get(next)!);
+      batch.push(this.pending.get(next)!);
       this.pending.delete(next);
       this.lastSeq = next;
     }
+    const state = batch.length ? reduceAll(this.state, batch) : this.state;
     if (this.pending.size > 0 && !this.awaitingResync && this.threadId) {
       this.awaitingResync = true;
       this.options.requestResync(this.threadId);

@@ -94,6 +94,28 @@ describe('webview items (jsdom)', () => {
     await page.unmount();
   });
 
+  it('renders a message streamed in small pieces exactly as the whole message', async () => {
+    const whole =
+      'Title\n=====\n\n- one\n- two\ncontinued\n\n```py\nprint(1)\n\nprint(2)\n```\n\n> quote\nlazy\n\nend';
+    const page = await show([agentMessage('a1', '')], 'inProgress');
+    const pieces = whole.match(/[\s\S]{1,3}/g)!;
+    const messages = deltas(
+      1,
+      pieces.map((delta) => n('item/agentMessage/delta', { turnId: 't1', itemId: 'a1', delta })),
+    );
+    for (const [i, m] of messages.entries()) {
+      await page.receive(m);
+      if (i % 2 === 0) await page.frame(); // a frame after some pieces, as the page gets them
+    }
+    await page.frame();
+    const streamed = page.find('.tl-agent .tl-markdown').innerHTML;
+    const fresh = await show([agentMessage('a1', whole)]);
+    assert.equal(streamed, fresh.find('.tl-agent .tl-markdown').innerHTML);
+    assert.equal(fresh.find('.tl-agent h1').textContent, 'Title');
+    await page.unmount();
+    await fresh.unmount();
+  });
+
   it('shows a command with the tail of its output, exit code and status; all lines on demand', async () => {
     const output = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
     const command = {
