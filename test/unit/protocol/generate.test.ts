@@ -43,7 +43,9 @@ describe('schema output', () => {
     assert.ok(full.properties.dynamicTools);
   });
 
-  it('writes TypeScript that typechecks and describes the methods', () => {
+  it('writes TypeScript that typechecks and describes the methods', function () {
+    // It runs tsc over the whole generated surface: seconds alone, far more on a loaded machine.
+    this.timeout(90_000);
     const out = generate('generate-ts', true);
     const source = readFileSync(join(out, 'index.ts'), 'utf8');
     assert.match(source, /export type ThreadListParams = \{/);
