@@ -135,6 +135,23 @@ describe('the Threads tree (installed .vsix)', () => {
     }
   });
 
+  it('finds threads from "Search Threads…" by what was asked', async () => {
+    seed(2, 'Migrate the database schema');
+    seed(9, 'Tune the garbage collector');
+    await showThreads();
+    await runCommand(wb.page, 'Threadline: Search Threads…');
+    const input = wb.page.locator('.quick-input-widget input');
+    const listed = wb.page.locator('.quick-input-list .monaco-list-row');
+    await listed.filter({ hasText: 'Tune the garbage collector' }).waitFor();
+    await input.fill('garbage');
+    await wb.page.waitForTimeout(300); // the debounced server search
+    const texts = await listed.allInnerTexts();
+    assert.equal(texts.length, 1, texts.join(' | '));
+    assert.match(texts[0]!, /^Tune the garbage collector/);
+    await screenshot(wb.page, 'threads-search');
+    await input.press('Escape');
+  });
+
   it('shows a new thread the moment it starts', async () => {
     seed(3, 'An older thread');
     await showThreads();
