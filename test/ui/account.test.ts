@@ -2,9 +2,10 @@
 // server as its provider's variable (read from the process itself) and never the log; signing out takes it
 // away; the chosen provider and model become settings the status bar shows.
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { useWorkbench } from '../harness/uiFixture';
 import { activityBarItem, notification, runCommand, screenshot, sideBarIdle } from '../harness/workbench';
+import { waitForServerChild } from './serverChild';
 
 const key = 'sk-ant-ui-test-0123456789';
 
@@ -19,24 +20,8 @@ describe('sign-in and model choice (installed .vsix)', () => {
   }
 
   /** The environment of this suite's server process, once one runs that `ready` accepts. */
-  async function serverEnv(ready: (env: string[]) => boolean): Promise<string[]> {
-    const end = Date.now() + 10_000;
-    for (;;) {
-      for (const entry of readdirSync('/proc')) {
-        if (!/^\d+$/.test(entry)) continue;
-        try {
-          const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-          const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-          if (args.includes('app-server') && env.includes(`THREADLINE_HOME=${wb.home}`) && ready(env))
-            return env;
-        } catch {
-          // exited meanwhile
-        }
-      }
-      assert.ok(Date.now() < end, 'no server process with the expected environment');
-      await wb.page.waitForTimeout(100);
-    }
-  }
+  const serverEnv = async (ready: (env: string[]) => boolean) =>
+    (await waitForServerChild(wb.home, ({ env }) => ready(env))).env;
 
   it('passes a key to the server as its env_key, keeps it out of the log, and signs out', async () => {
     await activityBarItem(wb.page, 'Threadline').click();

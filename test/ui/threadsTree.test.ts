@@ -2,7 +2,6 @@
 // listed by recency, pages load on "Load more…", rename and archive work from the context menu, a new
 // thread appears at once, and a killed server comes back with the same tree.
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { writeRollout } from '../helpers/rollouts';
 import { useWorkbench } from '../harness/uiFixture';
@@ -14,6 +13,7 @@ import {
   sideBarIdle,
   view,
 } from '../harness/workbench';
+import { waitForServerChild } from './serverChild';
 
 const day = 24 * 60 * 60 * 1000;
 /** Noon, `daysAgo` days back (noon keeps "today" and "yesterday" clear of midnight). */
@@ -167,46 +167,16 @@ describe('the Threads tree (installed .vsix)', () => {
     await showThreads();
     await row('So does this one').waitFor();
     const before = await rowTexts();
-    const pid = serverPid(wb.home);
+    const { pid } = await waitForServerChild(wb.home);
     const killedAt = Date.now();
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => serverPidOrNone(wb.home) !== undefined && serverPidOrNone(wb.home) !== pid);
+    await waitForServerChild(wb.home, (child) => child.pid !== pid);
     await statusBarReady(wb.page);
     const backMs = Date.now() - killedAt;
     assert.deepEqual(await rowTexts(), before);
     assert.ok(backMs < 2_000, `back after ${backMs} ms`);
   });
 });
-
-/** The server child started for this home (its environment names it). */
-function serverPidOrNone(home: string): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const args = cmd.split('\0');
-      if (env.includes(`THREADLINE_HOME=${home}`) && args.includes('app-server')) return Number(entry);
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return undefined;
-}
-
-function serverPid(home: string): number {
-  const pid = serverPidOrNone(home);
-  assert.ok(pid, 'the server process is running');
-  return pid;
-}
-
-async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function statusBarReady(page: Page): Promise<void> {
   await page
