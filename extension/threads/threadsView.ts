@@ -52,6 +52,8 @@ export class ThreadsView implements vscode.Disposable {
         if (this.model.apply(method, params)) this.updateBadge();
       }),
       server.onRestarted(() => this.model.reset()),
+      // A server that stopped for good: the tree empties so its welcome view tells why.
+      server.onStateChange((state) => state === 'failed' && this.model.reset()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
       ...threadCommands(server, () => workspaceFolders()?.[0]),
       // Clicking a thread: the conversation view opens it once it is there; selecting is all until then.

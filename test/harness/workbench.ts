@@ -47,8 +47,17 @@ export async function runCommand(page: Page, title: string): Promise<void> {
         () => true,
         () => false,
       );
-    if (opened) {
-      await quickInput(page).fill(`>${title}`);
+    // Under load the palette can close again between opening and typing (focus moves as the workbench
+    // settles): a fill that cannot happen soon counts as a failed attempt, not a 20 s hang.
+    const typed =
+      opened &&
+      (await quickInput(page)
+        .fill(`>${title}`, { timeout: 3_000 })
+        .then(
+          () => true,
+          () => false,
+        ));
+    if (typed) {
       const listed = await quickInputRow(page, title)
         .waitFor({ timeout: 3_000 })
         .then(

@@ -2,11 +2,14 @@
 // listed by recency, pages load on "Load more…", rename and archive work from the context menu, a new
 // thread appears at once, and a killed server comes back with the same tree.
 import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { writeRollout } from '../helpers/rollouts';
 import { useWorkbench } from '../harness/uiFixture';
 import {
   activityBarItem,
+  notification,
   runCommand,
   screenshot,
   setColorTheme,
@@ -39,10 +42,12 @@ describe('the Threads tree (installed .vsix)', () => {
   const rows = () => tree().locator('.monaco-list-row');
   const row = (text: string) => rows().filter({ hasText: text });
 
-  /** Opens the view; a restart makes the server (kept from an earlier test) read the new rollouts. */
+  /**
+   * Opens the view, which starts the server: each test's workbench has a new extension host, so the
+   * server starts here, after the test wrote its rollouts, and lists them.
+   */
   async function showThreads(): Promise<void> {
     await activityBarItem(wb.page, 'Threadline').click();
-    await runCommand(wb.page, 'Threadline: Restart Server');
     await sideBarIdle(wb.page);
   }
 
@@ -110,6 +115,7 @@ describe('the Threads tree (installed .vsix)', () => {
     seed(0, 'Keep me around');
     seed(0, 'Rename me please');
     await showThreads();
+    await row('Rename me please').waitFor();
     await inlineAction(row('Rename me please'), 'Rename…');
     const input = wb.page.locator('.quick-input-widget input');
     await input.fill('Renamed by hand');
@@ -142,9 +148,10 @@ describe('the Threads tree (installed .vsix)', () => {
     await runCommand(wb.page, 'Threadline: Search Threads…');
     const input = wb.page.locator('.quick-input-widget input');
     const listed = wb.page.locator('.quick-input-list .monaco-list-row');
-    await listed.filter({ hasText: 'Tune the garbage collector' }).waitFor();
+    await listed.first().waitFor(); // the newest threads of every workspace, before any typing
     await input.fill('garbage');
-    await wb.page.waitForTimeout(300); // the debounced server search
+    await listed.filter({ hasText: 'Tune the garbage collector' }).waitFor();
+    await wb.page.waitForTimeout(300); // the debounced server search has answered
     const texts = await listed.allInnerTexts();
     assert.equal(texts.length, 1, texts.join(' | '));
     assert.match(texts[0]!, /^Tune the garbage collector/);
@@ -175,6 +182,28 @@ describe('the Threads tree (installed .vsix)', () => {
     const backMs = Date.now() - killedAt;
     assert.deepEqual(await rowTexts(), before);
     assert.ok(backMs < 2_000, `back after ${backMs} ms`);
+  });
+
+  it('tells why the server stopped, with Show Log and Restart, and recovers', async () => {
+    seed(0, 'Still here after the outage');
+    await showThreads();
+    await row('Still here after the outage').waitFor();
+    // A machine-scoped setting: in a remote window (code-server) it lives in the machine's settings.
+    const machineSettings = join(wb.server.userDataDir, 'Machine', 'settings.json');
+    mkdirSync(dirname(machineSettings), { recursive: true });
+    writeFileSync(
+      machineSettings,
+      JSON.stringify({ 'threadline.server.command': '/nonexistent/threadline-server' }),
+    );
+    const toast = notification(wb.page, "Threadline's server stopped.");
+    await toast.waitFor();
+    await tree().locator('.welcome-view-content', { hasText: 'stopped after crashing repeatedly' }).waitFor();
+    await screenshot(wb.page, 'threads-server-failed');
+    await toast.getByRole('button', { name: 'Show Log' }).click();
+    await wb.page.locator('.part.panel', { hasText: 'cannot start the Threadline server' }).waitFor();
+
+    writeFileSync(machineSettings, '{}'); // the setting changed: the server starts again
+    await row('Still here after the outage').waitFor();
   });
 });
 

@@ -47,3 +47,19 @@ describe('the shared server connection', () => {
     assert.equal(read.id, thread.id);
   });
 });
+
+describe('threads kept open across a crash', () => {
+  it('resumes a kept thread after the server is killed and reports it', async () => {
+    const server = await threadlineServer();
+    const { thread } = await server.request('thread/start', {});
+    const kept = server.keepSubscribed(thread.id);
+    const resumed: string[] = [];
+    const subscription = server.onResubscribed((response) => resumed.push(response.thread.id));
+    process.kill(server.pid!, 'SIGKILL');
+    await waitFor(() => resumed.includes(thread.id), 5_000);
+    const { data } = await server.request('thread/loaded/list', {});
+    assert.ok(data.includes(thread.id), 'loaded again in the new server');
+    kept.dispose();
+    subscription.dispose();
+  });
+});
