@@ -18,7 +18,7 @@ export function parseLogLevel(value: string | undefined): LogLevel {
 
 export function createLogger(
   level: LogLevel = parseLogLevel(process.env.THREADLINE_LOG),
-  sink: (line: string) => void = (line) => process.stderr.write(line),
+  sink: (line: string) => void = stderrSink(),
 ): Logger {
   const threshold = levels.indexOf(level);
   const at = (name: LogLevel) =>
@@ -26,4 +26,17 @@ export function createLogger(
       ? (message: string) => sink(`${new Date().toISOString()} ${name.toUpperCase()} ${message}\n`)
       : () => {};
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
+}
+
+/**
+ * Writes to stderr until it breaks. A stderr whose reader is gone (the editor that started us died)
+ * fails every write with EPIPE; unhandled, each failure was an uncaught exception, logged to stderr,
+ * failing again: orphaned servers spun at 20% CPU for hours.
+ */
+function stderrSink(): (line: string) => void {
+  let broken = false;
+  process.stderr.on('error', () => (broken = true));
+  return (line) => {
+    if (!broken) process.stderr.write(line);
+  };
 }

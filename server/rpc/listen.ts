@@ -28,7 +28,14 @@ export interface Listening {
 
 export function serveStdio(dispatch: Dispatch, log: Logger, maxLineBytes?: number): Listening {
   const connection = new ClientConnection(stdioTransport(maxLineBytes), dispatch, log);
-  const closed = new Promise<void>((resolve) => connection.onClose(resolve));
+  // However the connection ends (input closed, or output broken because the client is gone), stop
+  // reading too, so nothing keeps the process alive once the server has shut down.
+  const closed = new Promise<void>((resolve) =>
+    connection.onClose(() => {
+      process.stdin.destroy();
+      resolve();
+    }),
+  );
   // Closing stops reading; requests already received are still answered before the connection closes.
   const close = () => {
     process.stdin.destroy();
