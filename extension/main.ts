@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { accountCommands } from './account/accountCommands';
 import { ProviderKeys } from './account/providerKeys';
+import { PendingApprovals } from './approvals/pendingApprovals';
 import { registerConversation } from './conversation/conversationViews';
 import { serverVersion } from './server/serverVersion';
 import { ServerStatus } from './server/serverStatus';
@@ -15,6 +16,7 @@ let server: ThreadlineServer | undefined;
 export interface ThreadlineApi {
   server: ThreadlineServer;
   threads: ThreadsView;
+  approvals: PendingApprovals;
 }
 
 export function activate(context: vscode.ExtensionContext): ThreadlineApi {
@@ -23,9 +25,11 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
   // The first launch waits for the stored keys, so the server starts with them in its environment.
   server.prepare(keys.env().then((env) => server?.setProviderKeys(env)));
   const threads = new ThreadsView(server, context.workspaceState);
+  const approvals = new PendingApprovals(server);
   context.subscriptions.push(
     server,
     threads,
+    approvals,
     new ServerStatus(server),
     ...accountCommands(server, keys),
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
@@ -33,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
     ...registerConversation(context, server),
   );
-  return { server, threads };
+  return { server, threads, approvals };
 }
 
 /** VS Code waits for this (it disposes the subscriptions afterwards): the server child exits cleanly. */

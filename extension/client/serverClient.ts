@@ -9,6 +9,7 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
+import type { RequestId } from '../../server/protocol/serverRequests';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../server/rpc/ndjson';
 import { retryOverloaded } from './backoff';
 import { RestartPolicy } from './restartPolicy';
@@ -29,7 +30,8 @@ export interface ClientLog {
   server(line: string): void;
 }
 
-export type ServerRequestHandler = (params: unknown) => Promise<unknown>;
+/** `id` is the request's JSON-RPC id: `serverRequest/resolved` names a request by it. */
+export type ServerRequestHandler = (params: unknown, id: RequestId) => Promise<unknown>;
 
 export type TraceDirection = 'send' | 'receive';
 
@@ -160,13 +162,22 @@ export class ServerClient {
     this.setState(this.state === 'restarting' ? 'restarting' : 'starting');
     const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const trace = this.options.trace;
+    // vscode-jsonrpc hands request handlers the params but not the id; the reader sees each request
+    // first, and the handler receives that same params object, so the id is looked up by it.
+    const ids = new WeakMap<object, RequestId>();
     const connection = createMessageConnection(
       new NdjsonMessageReader(child.stdout, {
-        admit: trace && ((message) => (trace('receive', message), true)),
+        admit: (message) => {
+          trace?.('receive', message);
+          const request = message as { id?: unknown; method?: unknown; params?: unknown };
+          if (typeof request.method === 'string' && isRequestId(request.id) && isObject(request.params))
+            ids.set(request.params, request.id);
+          return true;
+        },
       }),
       new NdjsonMessageWriter(child.stdin, { observe: trace && ((message) => trace('send', message)) }),
     );
-    this.wire(child, connection);
+    this.wire(child, connection, ids);
     connection.listen();
     let abort: (error: Error) => void = () => {};
     const aborted = new Promise<never>((_, reject) => (abort = reject));
@@ -183,7 +194,11 @@ export class ServerClient {
     return { child, connection, ready, abort };
   }
 
-  private wire(child: ChildProcessWithoutNullStreams, connection: MessageConnection): void {
+  private wire(
+    child: ChildProcessWithoutNullStreams,
+    connection: MessageConnection,
+    ids: WeakMap<object, RequestId>,
+  ): void {
     const { log } = this.options;
     child.stderr.setEncoding('utf8');
     let partial = '';
@@ -203,8 +218,10 @@ export class ServerClient {
     });
     connection.onRequest(async (method, params) => {
       const handler = this.serverRequests.get(method);
-      if (handler) return handler(params);
+      const id = isObject(params) ? ids.get(params) : undefined;
+      if (handler && id !== undefined) return handler(params, id);
       // Answering keeps the turn moving; silence would leave it waiting forever.
+      if (handler) return new ResponseError(-32602, `${method} needs an object of params`);
       log.warn(`the server asked for ${method}, which this version of Threadline does not handle`);
       return new ResponseError(-32601, `Threadline does not handle ${method} yet`);
     });
@@ -254,4 +271,12 @@ export class ServerClient {
     this.failure = state === 'failed' ? detail : undefined;
     for (const listener of this.stateListeners) listener(state, detail);
   }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || typeof value === 'number';
 }

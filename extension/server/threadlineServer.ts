@@ -11,6 +11,7 @@ import type {
   ResultOf,
 } from '../../server/protocol/methods';
 import type {
+  RequestId,
   ServerRequestMethod,
   ServerRequestParamsOf,
   serverRequests,
@@ -121,13 +122,18 @@ export class ThreadlineServer implements vscode.Disposable {
     return disposable(this.client.onNotification(listener));
   }
 
-  /** Answers requests the server sends (approvals); methods nobody handles get -32601. */
+  /**
+   * Answers requests the server sends (approvals); methods nobody handles get -32601. The handler gets
+   * the request's id too, which `serverRequest/resolved` names.
+   */
   handleServerRequest<M extends ServerRequestMethod>(
     method: M,
-    handler: (params: ServerRequestParamsOf<M>) => Promise<ServerRequestResultOf<M>>,
+    handler: (params: ServerRequestParamsOf<M>, id: RequestId) => Promise<ServerRequestResultOf<M>>,
   ): vscode.Disposable {
     return disposable(
-      this.client.handleServerRequest(method, (params) => handler(params as ServerRequestParamsOf<M>)),
+      this.client.handleServerRequest(method, (params, id) =>
+        handler(params as ServerRequestParamsOf<M>, id),
+      ),
     );
   }
 

@@ -115,8 +115,8 @@ describe('the extension client against the real server', () => {
       'item/fileChange/requestApproval',
     ]);
     const asked: unknown[] = [];
-    const stop = c.handleServerRequest('item/fileChange/requestApproval', async (params) => {
-      asked.push(params);
+    const stop = c.handleServerRequest('item/fileChange/requestApproval', async (params, id) => {
+      asked.push(params, id);
       return { decision: 'decline' };
     });
     assert.throws(
@@ -125,7 +125,7 @@ describe('the extension client against the real server', () => {
     );
     await c.start();
     await until(() => serverLines.length > 0);
-    assert.deepEqual(asked, [{ threadId: 't', turnId: 'u', itemId: 'i' }]);
+    assert.deepEqual(asked, [{ threadId: 't', turnId: 'u', itemId: 'i' }, 'ask-1']);
     assert.deepEqual(JSON.parse(serverLines[0]!.replace(/^answer /, '')), { decision: 'decline' });
     stop();
     await c.dispose();

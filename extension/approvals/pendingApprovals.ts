@@ -1,0 +1,117 @@
+// The one registry of the requests the server is waiting on the user for, across every thread: command
+// and file-change approvals and the agent's questions. Every part of the UI that shows or answers them
+// (the conversation view's cards, the diff editor's title actions, notifications, the status bar) reads
+// and answers through it, so each request is answered once, wherever that happens.
+import * as vscode from 'vscode';
+import type { RequestId, ServerRequestParamsOf } from '../../server/protocol/serverRequests';
+import type { ServerRequestResultOf, ThreadlineServer } from '../server/threadlineServer';
+import { PromptLedger, type LedgerChange, type PromptOutcome } from './promptLedger';
+
+export type { PromptOutcome } from './promptLedger';
+
+const methods = {
+  commandExecution: 'item/commandExecution/requestApproval',
+  fileChange: 'item/fileChange/requestApproval',
+  userInput: 'item/tool/requestUserInput',
+} as const;
+
+export type PromptKind = keyof typeof methods;
+export type PromptParams<K extends PromptKind> = ServerRequestParamsOf<(typeof methods)[K]>;
+/** What answers a prompt of that kind (the schema's result of its request). */
+export type PromptResult<K extends PromptKind> = ServerRequestResultOf<(typeof methods)[K]>;
+
+interface PromptOf<K extends PromptKind> {
+  /** String(JSON-RPC request id): unique while one server runs. */
+  key: string;
+  kind: K;
+  threadId: string;
+  turnId: string;
+  itemId: string;
+  params: PromptParams<K>;
+  /** Date.now() when the request arrived. */
+  receivedAt: number;
+}
+export type PendingPrompt = { [K in PromptKind]: PromptOf<K> }[PromptKind];
+export type PromptChange = LedgerChange<PendingPrompt>;
+
+export class PendingApprovals implements vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<PromptChange>();
+  readonly onDidChange = this.changes.event;
+  private readonly ledger = new PromptLedger<PendingPrompt>((change) => this.changes.fire(change));
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Threads whose prompts some visible view shows, with how many views. */
+  private readonly visible = new Map<string, number>();
+
+  constructor(server: ThreadlineServer) {
+    for (const kind of Object.keys(methods) as PromptKind[]) {
+      this.disposables.push(
+        server.handleServerRequest(methods[kind], (params, id) => this.ask(kind, params, id)),
+      );
+    }
+    this.disposables.push(
+      this.changes,
+      server.onNotification('serverRequest/resolved', ({ requestId }) =>
+        this.ledger.settle(String(requestId), { resolvedElsewhere: true }),
+      ),
+      server.onNotification('turn/completed', ({ threadId, turn }) =>
+        this.ledger.settleTurn(threadId, turn.id, `the turn ended (${turn.status})`),
+      ),
+      // The requests of a server that stopped died with its connection.
+      server.onStateChange((state) => {
+        if (state !== 'ready')
+          this.ledger.settleAll(`the server ${state === 'failed' ? 'failed' : 'restarted'}`);
+      }),
+    );
+  }
+
+  /** Waiting prompts, oldest first; of one thread when given. */
+  list(threadId?: string): PendingPrompt[] {
+    return this.ledger.list(threadId);
+  }
+
+  get(key: string): PendingPrompt | undefined {
+    return this.ledger.get(key);
+  }
+
+  /** Sends the answer; false when the prompt was already answered or settled (the first answer wins). */
+  answer<K extends PromptKind>(key: string, result: PromptResult<K>): boolean {
+    return this.ledger.settle(key, { answered: result });
+  }
+
+  /**
+   * A view that shows a thread's prompts is visible (the conversation view calls it, and disposes the
+   * result when it is hidden or shows another thread). Prompts of threads nobody shows get a
+   * notification.
+   */
+  markVisible(threadId: string): vscode.Disposable {
+    this.visible.set(threadId, (this.visible.get(threadId) ?? 0) + 1);
+    return new vscode.Disposable(() => {
+      const count = (this.visible.get(threadId) ?? 1) - 1;
+      if (count > 0) this.visible.set(threadId, count);
+      else this.visible.delete(threadId);
+    });
+  }
+
+  /** Whether the user can see this thread's prompts right now. */
+  isVisible(threadId: string): boolean {
+    return vscode.window.state.focused && this.visible.has(threadId);
+  }
+
+  dispose(): void {
+    this.ledger.settleAll('Threadline is shutting down');
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private async ask<K extends PromptKind>(
+    kind: K,
+    params: PromptParams<K>,
+    id: RequestId,
+  ): Promise<PromptResult<K>> {
+    const { threadId, turnId, itemId } = params;
+    const prompt = { key: String(id), kind, threadId, turnId, itemId, params, receivedAt: Date.now() };
+    const outcome: PromptOutcome = await this.ledger.add(prompt as PendingPrompt);
+    if ('answered' in outcome) return outcome.answered as PromptResult<K>;
+    // Nobody waits for this answer any more; an error says so if the server still listens.
+    throw new Error('cancelled' in outcome ? `not answered: ${outcome.cancelled}` : 'answered elsewhere');
+  }
+}

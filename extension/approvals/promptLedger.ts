@@ -1,0 +1,65 @@
+// The bookkeeping of the server requests the user has to answer: which are waiting, in arrival order,
+// and how each one ended. A prompt ends exactly once: answered here (the first answer wins), resolved by
+// the server, or dropped because its turn or its server is gone. No `vscode` import, so it is unit-tested
+// in plain Node; PendingApprovals wires it to the editor.
+
+export interface LedgerPrompt {
+  key: string;
+  threadId: string;
+  turnId: string;
+}
+
+export type PromptOutcome =
+  /** The user answered; this is the result sent to the server. */
+  | { answered: unknown }
+  /** The server no longer waits (another client answered, or it cleared the request). */
+  | { resolvedElsewhere: true }
+  /** The turn ended or the server went away before anyone answered; says which. */
+  | { cancelled: string };
+
+export type LedgerChange<P> = { added?: P; settled?: { prompt: P; outcome: PromptOutcome } };
+
+export class PromptLedger<P extends LedgerPrompt> {
+  private readonly waiting = new Map<string, { prompt: P; settle: (outcome: PromptOutcome) => void }>();
+
+  constructor(private readonly changed: (change: LedgerChange<P>) => void) {}
+
+  /** Records a prompt; resolves with how it ended. A key already waiting is a caller bug. */
+  add(prompt: P): Promise<PromptOutcome> {
+    if (this.waiting.has(prompt.key)) throw new Error(`prompt ${prompt.key} is already waiting`);
+    const outcome = new Promise<PromptOutcome>((settle) => this.waiting.set(prompt.key, { prompt, settle }));
+    this.changed({ added: prompt });
+    return outcome;
+  }
+
+  /** Waiting prompts, oldest first (a Map keeps insertion order). */
+  list(threadId?: string): P[] {
+    const all = [...this.waiting.values()].map((entry) => entry.prompt);
+    return threadId === undefined ? all : all.filter((prompt) => prompt.threadId === threadId);
+  }
+
+  get(key: string): P | undefined {
+    return this.waiting.get(key)?.prompt;
+  }
+
+  /** Ends a prompt; false when it had already ended (or never existed). */
+  settle(key: string, outcome: PromptOutcome): boolean {
+    const entry = this.waiting.get(key);
+    if (!entry) return false;
+    this.waiting.delete(key);
+    entry.settle(outcome);
+    this.changed({ settled: { prompt: entry.prompt, outcome } });
+    return true;
+  }
+
+  /** Ends every prompt of a turn that is over: nobody can answer them any more. */
+  settleTurn(threadId: string, turnId: string, reason: string): void {
+    for (const prompt of this.list(threadId))
+      if (prompt.turnId === turnId) this.settle(prompt.key, { cancelled: reason });
+  }
+
+  /** Ends every prompt (the server that asked is gone). */
+  settleAll(reason: string): void {
+    for (const prompt of this.list()) this.settle(prompt.key, { cancelled: reason });
+  }
+}
