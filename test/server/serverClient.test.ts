@@ -8,6 +8,7 @@ import { RestartPolicy } from '../../extension/client/restartPolicy';
 import { join } from 'node:path';
 import { repoRoot, serverBundle } from '../helpers/paths';
 import { tempDir } from '../helpers/serverProcess';
+import { until } from '../helpers/until';
 
 const askingServer = join(repoRoot, 'test', 'fixtures', 'serverThatAsks.mjs');
 
@@ -35,14 +36,6 @@ function client(
   c.onStateChange((state) => states.push(state));
   return { c, lines, states, serverLines };
 }
-
-const until = async (check: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('the extension client against the real server', () => {
   it('starts the server lazily on the first request and initializes it', async () => {

@@ -8,14 +8,7 @@ import { serverBundle } from '../helpers/paths';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../helpers/agent';
 import { execCall, gitRepo } from '../helpers/commands';
-
-const until = async (check: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { until } from '../helpers/until';
 
 describe('server request ids in the extension client', function () {
   this.timeout(30_000);

@@ -9,14 +9,7 @@ import { ConversationStore } from '../../webview/store/store';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../helpers/agent';
 import { serverBundle } from '../helpers/paths';
-
-const until = async (check: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+import { until } from '../helpers/until';
 
 describe('the conversation feed against the real server', function () {
   this.timeout(60_000);
