@@ -4,6 +4,7 @@
 import type { CommandAction } from '../protocol/commandExecution';
 import type { ThreadActiveFlag } from '../protocol/thread';
 import type {
+  EditedFile,
   NetworkPolicyAmendment,
   ServerRequestMethod,
   ServerRequestParamsOf,
@@ -40,13 +41,23 @@ export interface ApprovalDecision {
   forSession: boolean;
   execpolicyAmendment?: string[];
   networkPolicyAmendment?: NetworkPolicyAmendment;
+  /**
+   * A file change accepted with the user's own content for these files (paths among the
+   * question's `paths`) instead of the proposed one.
+   */
+  edits?: EditedFile[];
   /** Set when nobody answered: the turn was interrupted, or no client could be asked. */
   unanswered?: 'interrupted' | 'noClient';
 }
 
 /** An answer to a generic server request (user input, dynamic tool calls). */
 export type ClientAnswer =
-  | { answered: true; result: unknown }
+  | {
+      answered: true;
+      result: unknown;
+      /** The answering client opted into experimentalApi (it may use experimental answers). */
+      experimentalApi: boolean;
+    }
   | { answered: false; reason: 'interrupted' | 'noClient' | 'error'; message: string };
 
 /** What the thread status shows while the request waits. */

@@ -79,7 +79,7 @@ export class Approvals {
         return { outcome, forSession: false, unanswered };
       }
       const kind = method === 'item/fileChange/requestApproval' ? 'fileChange' : 'command';
-      const { decision, problem } = readDecision(answer.result, kind);
+      const { decision, problem } = readDecision(answer.result, kind, answer.experimentalApi);
       if (problem) this.log.warn(`${method} on ${threadId}: ${problem}; taken as decline`);
       if (decision.outcome === 'cancel') turn.interrupt();
       return decision;
@@ -122,6 +122,16 @@ export class Approvals {
         });
         if (decision.outcome === 'accept' && decision.forSession) {
           for (const root of q.grantRoot ? [q.grantRoot] : q.paths) grants.allowRoot(root);
+        }
+        if (decision.edits) {
+          // Only files of this change may be written: the user approved those paths, no others.
+          const ignored = decision.edits.filter((edit) => !q.paths.includes(edit.path));
+          for (const { path } of ignored) {
+            this.log.warn(
+              `item/fileChange/requestApproval on ${threadId}: acceptWithEdits names ${JSON.stringify(path).slice(0, 200)}, which the change does not write; ignored`,
+            );
+          }
+          decision.edits = decision.edits.filter((edit) => q.paths.includes(edit.path));
         }
         return decision;
       },

@@ -1,7 +1,10 @@
 // Reads a client's answer to an approval request. Accepts the schema's decision shapes, the older
-// `{decision: "accept", acceptSettings: {forSession}}` form and the v1 review words; anything else
-// is a decline, so a confused client can never approve by accident.
+// `{decision: "accept", acceptSettings: {forSession}}` form, the v1 review words and, from a client
+// that opted into experimentalApi, our `acceptWithEdits`; anything else is a decline, so a confused
+// client can never approve by accident.
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { ApprovalDecision } from '../agent/approvalGate';
+import { AcceptWithEditsDecision } from '../protocol/serverRequests';
 
 export interface ReadDecision {
   decision: ApprovalDecision;
@@ -29,8 +32,15 @@ const declined = (problem: string): ReadDecision => ({
   problem,
 });
 
-/** Reads an approval answer; only command approvals may carry the amendment objects. */
-export function readDecision(result: unknown, kind: 'command' | 'fileChange'): ReadDecision {
+/**
+ * Reads an approval answer; only command approvals may carry the amendment objects, only file-change
+ * approvals from an experimentalApi client the edits.
+ */
+export function readDecision(
+  result: unknown,
+  kind: 'command' | 'fileChange',
+  experimentalApi = false,
+): ReadDecision {
   if (!isObject(result)) return declined('the answer is not an object');
   const { decision } = result;
   if (typeof decision === 'string') {
@@ -41,7 +51,23 @@ export function readDecision(result: unknown, kind: 'command' | 'fileChange'): R
     return { decision: { ...word, forSession: word.outcome === 'accept' && forSession } };
   }
   if (kind === 'command' && isObject(decision)) return readAmendment(decision);
+  if (kind === 'fileChange' && isObject(decision)) return readEdits(decision, experimentalApi);
   return declined('the answer has no decision');
+}
+
+// Compiled on first use, so starting the server compiles nothing.
+let checkEdits: TypeCheck<typeof AcceptWithEditsDecision> | undefined;
+
+function readEdits(decision: Record<string, unknown>, experimentalApi: boolean): ReadDecision {
+  if (!('acceptWithEdits' in decision)) return declined('unknown decision object');
+  if (!experimentalApi) {
+    return declined('acceptWithEdits is experimental and this client did not opt into experimentalApi');
+  }
+  checkEdits ??= TypeCompiler.Compile(AcceptWithEditsDecision);
+  if (!checkEdits.Check(decision)) {
+    return declined('acceptWithEdits needs {files: [{path, content}]} with string paths and contents');
+  }
+  return { decision: { outcome: 'accept', forSession: false, edits: decision.acceptWithEdits.files } };
 }
 
 function readAmendment(decision: Record<string, unknown>): ReadDecision {

@@ -67,7 +67,7 @@ export class ServerRequestBroker {
                 `connection ${peer.id}: ignored a late answer to ${method} ${request.id} on thread ${threadId}`,
               );
             } else {
-              finish({ answered: true, result });
+              finish({ answered: true, result, experimentalApi: peer.experimentalApi });
             }
           },
           (error: Error) => {

@@ -13,9 +13,10 @@ export function initializeHandlers(home: string, afterHandshake: () => void): Ha
   return {
     initialize: (params: ParamsOf<'initialize'>, { peer }): ResultOf<'initialize'> => {
       const { clientInfo } = params;
+      const experimentalApi = params.capabilities?.experimentalApi === true;
       peer.completeHandshake({
         clientInfo,
-        experimentalApi: params.capabilities?.experimentalApi === true,
+        experimentalApi,
         optOutNotificationMethods: params.capabilities?.optOutNotificationMethods ?? [],
       });
       afterHandshake();
@@ -25,6 +26,7 @@ export function initializeHandlers(home: string, afterHandshake: () => void): Ha
         codexHome: home,
         platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
         platformOs: platformOs(),
+        ...(experimentalApi ? { threadline: { acceptWithEdits: true } } : {}),
       };
     },
   };

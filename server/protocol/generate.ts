@@ -28,6 +28,11 @@ function prune(schema: unknown, options: GenerateOptions): unknown {
     if (key === 'properties' && !options.experimental) {
       const kept = Object.entries(value as JsonSchema).filter(([, v]) => !isExperimental(v));
       out.properties = Object.fromEntries(kept.map(([k, v]) => [k, prune(v, options)]));
+    } else if (key === 'anyOf' && !options.experimental) {
+      out.anyOf = prune(
+        (value as unknown[]).filter((member) => !isExperimental(member)),
+        options,
+      );
     } else if (key !== 'x-experimental') {
       out[key] = prune(value, options);
     }

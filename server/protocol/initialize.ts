@@ -1,6 +1,6 @@
 // The handshake: the first request on every connection.
 import { Type } from '@sinclair/typebox';
-import { Opt, Params, Shape } from './schema';
+import { Experimental, Opt, Params, Shape } from './schema';
 
 export const ClientInfo = Type.Object({
   name: Type.String(),
@@ -23,4 +23,9 @@ export const InitializeResponse = Shape({
   codexHome: Type.String(),
   platformFamily: Type.String(),
   platformOs: Type.String(),
+  /**
+   * What this server offers beyond the reference protocol; sent only to a client that opted into
+   * `experimentalApi`. `acceptWithEdits`: file-change approvals take the `acceptWithEdits` decision.
+   */
+  threadline: Type.Optional(Experimental(Type.Object({ acceptWithEdits: Type.Boolean() }))),
 });

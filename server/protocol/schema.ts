@@ -8,8 +8,8 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
 /**
- * Marks a params field as experimental: using it requires `capabilities.experimentalApi`, and the
- * stable schema output leaves it out.
+ * Marks a params or result field, or one member of a union, as experimental: using it requires
+ * `capabilities.experimentalApi`, and the stable schema output leaves it out.
  */
 export const Experimental = <T extends TSchema>(schema: T): T => ({ ...schema, 'x-experimental': true });
 

@@ -3,7 +3,7 @@
 // that saw it that it no longer waits (answered, or cleared by an interrupt).
 import { Type, type Static } from '@sinclair/typebox';
 import { CommandAction } from './commandExecution';
-import { Opt, Shape, StringEnum } from './schema';
+import { Experimental, Opt, Shape, StringEnum } from './schema';
 import { toolCallRequests } from './toolCallItems';
 
 const ItemRequest = {
@@ -43,7 +43,27 @@ export const CommandExecutionApprovalDecision = Type.Union([
 ]);
 export type CommandExecutionApprovalDecision = Static<typeof CommandExecutionApprovalDecision>;
 
-export const FileChangeApprovalDecision = StringEnum(['accept', 'acceptForSession', 'decline', 'cancel']);
+/** The final content of one file of a change, as the user edited it; `path` as the fileChange item names it. */
+export const EditedFile = Type.Object({ path: Type.String(), content: Type.String() });
+export type EditedFile = Static<typeof EditedFile>;
+
+/**
+ * Threadline's own decision (experimental: a client that initialized with `experimentalApi` only):
+ * accept the change with these files' contents instead of the proposed ones. Files of the change
+ * not listed are applied as proposed. Servers that support it say so in `initialize`
+ * (`threadline.acceptWithEdits`).
+ */
+export const AcceptWithEditsDecision = Experimental(
+  Type.Object(
+    { acceptWithEdits: Type.Object({ files: Type.Array(EditedFile) }) },
+    { additionalProperties: false },
+  ),
+);
+
+export const FileChangeApprovalDecision = Type.Union([
+  StringEnum(['accept', 'acceptForSession', 'decline', 'cancel']),
+  AcceptWithEditsDecision,
+]);
 export type FileChangeApprovalDecision = Static<typeof FileChangeApprovalDecision>;
 
 export const CommandExecutionRequestApprovalParams = Shape({

@@ -10,7 +10,8 @@ import { commitWrites, PatchWriteError } from './applyPatch/commitWrites';
 import { parsePatch, PatchSyntaxError } from './applyPatch/parsePatch';
 import { patchVerdict } from './applyPatch/patchApproval';
 import { planPatch, PatchPlanError, shownPath, type PatchPlan } from './applyPatch/planPatch';
-import { turnDiffOf } from './applyPatch/turnDiff';
+import { turnDiffOf, writesDiff } from './applyPatch/turnDiff';
+import { withUserEdits, type EditedPlan } from './applyPatch/userEdits';
 
 const DESCRIPTION = `Edits files with a patch. Send the patch text itself (not JSON), in this format:
 
@@ -69,8 +70,10 @@ export const applyPatchTool: AgentTool = {
       changes: plan.changes,
       status: 'inProgress',
     };
+    // What is written: the plan, or the user's edited version of it.
+    let applied: EditedPlan = { plan, edited: [] };
     const finish = async (status: PatchApplyStatus, output: string) => {
-      await context.emit.itemCompleted({ ...item, status });
+      await context.emit.itemCompleted({ ...item, changes: applied.plan.changes, status });
       return { output, isError: status !== 'completed' };
     };
     context.emit.itemStarted(item);
@@ -84,17 +87,18 @@ export const applyPatchTool: AgentTool = {
       if (decision.outcome !== 'accept') {
         return finish('declined', 'The user declined this patch; no file was changed.');
       }
+      if (decision.edits?.length) applied = withUserEdits(plan, decision.edits);
     }
     try {
-      await commitWrites(plan.writes);
+      await commitWrites(applied.plan.writes);
     } catch (error) {
       if (error instanceof PatchWriteError) return finish('failed', `apply_patch failed: ${error.message}`);
       throw error;
     }
     const diff = turnDiffOf(context.emit, context.cwd);
-    diff.record(plan.writes);
+    diff.record(applied.plan.writes);
     context.emit.turnEvent('turn/diff/updated', { diff: diff.diff() });
-    return finish('completed', summary(plan, context.cwd));
+    return finish('completed', outcome(applied, context.cwd));
   },
 };
 
@@ -116,7 +120,16 @@ async function planFor(call: ToolCall, cwd: string): Promise<PatchPlan> {
   }
 }
 
-/** What the model is told: the files changed, one letter each (A added, M modified, D deleted). */
+/** What the model is told; after the user's edits, also what was really written, as a diff. */
+function outcome({ plan, edited }: EditedPlan, cwd: string): string {
+  if (edited.length === 0) return summary(plan, cwd);
+  const note = plan.writes.length
+    ? `The user edited your patch before accepting it, so the files differ from what you proposed. This is what was applied (from the files before the patch to what they hold now); build on it, not on your patch:\n${writesDiff(plan.writes, cwd)}`
+    : 'The user edited your patch before accepting it and kept none of its changes: no file was changed.';
+  return plan.changes.length ? `${summary(plan, cwd)}\n\n${note}` : note;
+}
+
+/** The files changed, one letter each (A added, M modified, D deleted). */
 function summary(plan: PatchPlan, cwd: string): string {
   const lines = plan.changes.map((change) => {
     const kind = change.kind;

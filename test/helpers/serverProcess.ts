@@ -20,6 +20,8 @@ export function tempDir(prefix = 'threadline-test-'): string {
 export class ServerProcess extends MessageLog {
   private stdoutTail = '';
   stderr = '';
+  /** The answer to `initialize`, when a helper made the handshake. */
+  initializeResult: Record<string, unknown> | undefined;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   private constructor(
@@ -47,7 +49,7 @@ export class ServerProcess extends MessageLog {
   /** Starts a server and completes the handshake. */
   static async started(options: StartOptions & { experimentalApi?: boolean } = {}): Promise<ServerProcess> {
     const server = ServerProcess.start(options);
-    await server.initialize({ experimentalApi: options.experimentalApi ?? false });
+    server.initializeResult = await server.initialize({ experimentalApi: options.experimentalApi ?? false });
     return server;
   }
 
@@ -86,15 +88,16 @@ export function useServers(): (
   home?: string,
   name?: string,
   env?: Record<string, string>,
+  options?: { experimentalApi?: boolean },
 ) => Promise<ServerProcess> {
   const servers: ServerProcess[] = [];
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.stop();
   });
-  return async (home, name = 'threadline_vscode', env) => {
+  return async (home, name = 'threadline_vscode', env, options = {}) => {
     const server = ServerProcess.start({ ...(home ? { home } : {}), ...(env ? { env } : {}) });
     servers.push(server);
-    await server.initialize({ name });
+    server.initializeResult = await server.initialize({ name, ...options });
     return server;
   };
 }

@@ -2,8 +2,7 @@
 // the fileChange item, its approval with each decision, acceptForSession for a root, refusals,
 // patches that do not fit, turn/diff/updated, and what the model is told.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileChangeItem } from '../../server/protocol/fileChange';
 import type { ThreadItem } from '../../server/protocol/items';
@@ -11,32 +10,10 @@ import { useModelServer } from '../fixtures/modelServer/server';
 import type { WireFormat } from '../fixtures/modelServer/scenario';
 import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../helpers/agent';
 import type { Incoming } from '../helpers/messageLog';
-import { tempDir, useServers, type ServerProcess } from '../helpers/serverProcess';
+import { patchCall, repoWith, UPDATE_README } from '../helpers/patches';
+import { useServers, type ServerProcess } from '../helpers/serverProcess';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
-
-function gitRepo(files: Record<string, string>): string {
-  const dir = tempDir('threadline-repo-');
-  execFileSync('git', ['init', '-q', dir]);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
-
-const patchCall = (patch: string, callId = 'call_patch', custom = true) => ({
-  output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId, custom } }],
-});
-
-const UPDATE_README = [
-  '*** Begin Patch',
-  '*** Update File: README.md',
-  '@@',
-  ' # Demo',
-  '-old line',
-  '+new line',
-  '*** Add File: src/hello.txt',
-  '+hello',
-  '*** End Patch',
-].join('\n');
 
 const fileChanges = (server: ServerProcess, turnId: string, method: 'item/started' | 'item/completed') =>
   server
@@ -77,7 +54,7 @@ function describeWire(wire: WireFormat, custom: boolean) {
     }
 
     it('applies a patch inside the workspace without asking, with the item, the diff and the model told', async () => {
-      const repo = gitRepo({ 'README.md': '# Demo\nold line\n' });
+      const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
       model.script(patchCall(UPDATE_README, 'call_patch', custom), { output: [{ text: 'Done.' }] });
       const server = await serve();
       const threadId = await startThread(server, repo);
@@ -137,7 +114,7 @@ function describeWire(wire: WireFormat, custom: boolean) {
     });
 
     it('tells the model when a patch does not fit, and shows no item', async () => {
-      const repo = gitRepo({ 'README.md': '# Demo\nsomething else\n' });
+      const repo = repoWith({ 'README.md': '# Demo\nsomething else\n' });
       model.script(patchCall(UPDATE_README, 'call_bad', custom), { output: [{ text: 'I will re-read.' }] });
       const server = await serve();
       const threadId = await startThread(server, repo);
@@ -163,7 +140,7 @@ describe('apply_patch approvals', function () {
 
   for (const decision of ['accept', 'decline'] as const) {
     it(`asks before writing, then ${decision === 'accept' ? 'applies' : 'leaves the disk as it was'} on ${decision}`, async () => {
-      const repo = gitRepo({ 'README.md': '# Demo\nold line\n' });
+      const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
       model.script(patchCall(UPDATE_README), { output: [{ text: 'Ok.' }] });
       const server = await serve();
       const threadId = await startThread(server, repo);
@@ -214,7 +191,7 @@ describe('apply_patch approvals', function () {
   }
 
   it('cancel declines the change and interrupts the turn', async () => {
-    const repo = gitRepo({ 'README.md': '# Demo\nold line\n' });
+    const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
     model.script(patchCall(UPDATE_README), { output: [{ text: 'never sent' }] });
     const server = await serve();
     const threadId = await startThread(server, repo);
@@ -228,7 +205,7 @@ describe('apply_patch approvals', function () {
   });
 
   it('remembers acceptForSession for the root: the next patch in the thread is not asked about', async () => {
-    const repo = gitRepo({ 'README.md': '# Demo\nold line\n' });
+    const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
     const second = ['*** Begin Patch', '*** Add File: notes.txt', '+more', '*** End Patch'].join('\n');
     model.script(
       patchCall(UPDATE_README, 'call_1'),
@@ -249,7 +226,7 @@ describe('apply_patch approvals', function () {
   });
 
   it('refuses writes outside the writable roots when the policy never asks', async () => {
-    const repo = gitRepo({ 'README.md': '# Demo\nold line\n' });
+    const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
     model.script(patchCall(UPDATE_README), { output: [{ text: 'Ok.' }] });
     const server = await serve();
     const threadId = await startThread(server, repo);
@@ -264,7 +241,7 @@ describe('apply_patch approvals', function () {
   });
 
   it('asks about a path that escapes the workspace through ..', async () => {
-    const repo = gitRepo({ 'README.md': '# Demo\n' });
+    const repo = repoWith({ 'README.md': '# Demo\n' });
     const escape = ['*** Begin Patch', '*** Add File: ../escaped.txt', '+x', '*** End Patch'].join('\n');
     model.script(patchCall(escape), { output: [{ text: 'Ok.' }] });
     const server = await serve();

@@ -18,7 +18,6 @@ export class TurnDiff {
   }
 
   diff(): string {
-    const text = (bytes: Buffer | null | undefined) => (bytes ? bytes.toString('utf8') : null);
     return [...this.latest.keys()]
       .sort()
       .map((path) =>
@@ -26,6 +25,15 @@ export class TurnDiff {
       )
       .join('');
   }
+}
+
+const text = (bytes: Buffer | null | undefined) => (bytes ? bytes.toString('utf8') : null);
+
+/** One set of writes as a git-style diff, in the order they were written. */
+export function writesDiff(writes: FileWrite[], cwd: string): string {
+  return writes
+    .map(({ path, before, after }) => gitFileDiff(shownPath(cwd, path), text(before), text(after)))
+    .join('');
 }
 
 /** One diff per turn, found by the turn's emitter so it lives exactly as long as the turn. */

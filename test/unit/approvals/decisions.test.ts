@@ -77,6 +77,28 @@ describe('approval decisions', () => {
     const amended = { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['ls'] } } };
     assert.equal(readDecision(amended, 'fileChange').decision.outcome, 'decline');
   });
+
+  it('reads acceptWithEdits on a file change, only from an experimentalApi client', () => {
+    const files = [{ path: '/repo/a.txt', content: 'mine\n' }];
+    const edits = { decision: { acceptWithEdits: { files } } };
+    assert.deepEqual(readDecision(edits, 'fileChange', true), {
+      decision: { outcome: 'accept', forSession: false, edits: files },
+    });
+    const gated = readDecision(edits, 'fileChange', false);
+    assert.equal(gated.decision.outcome, 'decline');
+    assert.match(gated.problem ?? '', /did not opt into experimentalApi/);
+    assert.equal(readDecision(edits, 'command', true).decision.outcome, 'decline');
+    for (const bad of [
+      { acceptWithEdits: {} },
+      { acceptWithEdits: { files: [{ path: '/a' }] } },
+      { acceptWithEdits: { files: [{ path: 1, content: '' }] } },
+      { acceptWithEdits: { files: [] }, extra: true },
+    ]) {
+      const read = readDecision({ decision: bad }, 'fileChange', true);
+      assert.equal(read.decision.outcome, 'decline', JSON.stringify(bad));
+      assert.match(read.problem ?? '', /acceptWithEdits needs/);
+    }
+  });
 });
 
 describe('session grants', () => {

@@ -272,7 +272,7 @@ describe('the approvals core', () => {
     })();
     assert.deepEqual(flagsSeen(client), [['waitingOnApproval'], ['waitingOnApproval', 'waitingOnUserInput']]);
     client.answer(requests[1]!.id, { anything: true });
-    assert.deepEqual(await asked, { answered: true, result: { anything: true } });
+    assert.deepEqual(await asked, { answered: true, result: { anything: true }, experimentalApi: false });
     client.answer(requests[0]!.id, { decision: 'accept' });
     await approval;
     await client.next(() => flagsSeen(client).length === 4);

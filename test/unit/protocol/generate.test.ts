@@ -38,9 +38,20 @@ describe('schema output', () => {
     assert.ok(serverRequest({ id: 0, method: 'item/fileChange/requestApproval', params: approval }));
     assert.ok(!serverRequest({ id: 0, method: 'item/fileChange/requestApproval', params: {} }));
     assert.equal(bundle.definitions.ThreadStartParams.properties.dynamicTools, undefined);
+    assert.equal(bundle.definitions.InitializeResponse.properties.threadline, undefined);
+    const fileDecision = ajv.compile({ $ref: 'bundle#/definitions/ItemFileChangeRequestApprovalResponse' });
+    const edits = { decision: { acceptWithEdits: { files: [{ path: '/a', content: 'x' }] } } };
+    assert.ok(fileDecision({ decision: 'accept' }));
+    assert.ok(!fileDecision(edits), 'the stable schema has no acceptWithEdits');
     const experimental = generate('generate-json-schema', true);
     const full = JSON.parse(readFileSync(join(experimental, 'ThreadStartParams.json'), 'utf8'));
     assert.ok(full.properties.dynamicTools);
+    const fullDecision = JSON.parse(
+      readFileSync(join(experimental, 'ItemFileChangeRequestApprovalResponse.json'), 'utf8'),
+    );
+    assert.ok(new Ajv({ strict: false }).validate(fullDecision, edits));
+    const fullInit = JSON.parse(readFileSync(join(experimental, 'InitializeResponse.json'), 'utf8'));
+    assert.ok(fullInit.properties.threadline);
   });
 
   it('writes TypeScript that typechecks and describes the methods', function () {
