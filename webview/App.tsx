@@ -1,11 +1,13 @@
 // The conversation view: the thread's title and context meter, its plan while a turn runs, the list,
-// and the composer; or an empty state when no thread is shown.
+// the prompts waiting for the user (above the composer, never in its place) and the composer; or an
+// empty state when no thread is shown.
 import { useSyncExternalStore } from 'react';
 import { Composer } from './composer/Composer';
 import { ContextMeter } from './components/ContextMeter';
 import { Conversation } from './components/Conversation';
 import { useStore, useView } from './components/hooks';
 import { PlanPanel } from './components/PlanPanel';
+import { PromptQueue } from './prompts/PromptQueue';
 import type { ConversationState } from './store/state';
 import type { UserMessageItem } from '../server/protocol/items';
 
@@ -38,6 +40,7 @@ export function App() {
       </header>
       <PlanPanel />
       <Conversation key={thread.id} threadId={thread.id} />
+      <PromptQueue threadId={thread.id} />
       <Composer key={`composer:${thread.id}`} threadId={thread.id} />
     </main>
   );

@@ -3,6 +3,13 @@
 // notification for it as a small delta with a per-thread sequence number: a webview that sees a gap
 // asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
 import type { Model } from '../server/protocol/modelMethods';
+import type {
+  CommandExecutionApprovalDecision,
+  CommandExecutionRequestApprovalParams,
+  FileChangeApprovalDecision,
+  FileChangeRequestApprovalParams,
+  ServerRequestParamsOf,
+} from '../server/protocol/serverRequests';
 import type { Thread, ThreadStatus, Turn } from '../server/protocol/thread';
 import type { UserInput } from '../server/protocol/userInput';
 
@@ -47,7 +54,40 @@ export type HostMessage =
   | { type: 'olderTurns'; threadId: string; turns: Turn[]; hasOlderTurns: boolean }
   | { type: 'response'; id: number; result?: unknown; error?: string }
   /** Text to put into the composer (a command in the editor, e.g. "Add selection to thread"). */
-  | { type: 'insertText'; text: string };
+  | { type: 'insertText'; text: string }
+  /** Every prompt of the shown thread still waiting for the user, oldest first (sent whole: a handful). */
+  | { type: 'prompts'; threadId: string; prompts: PromptView[] }
+  /** A prompt of the shown thread was settled: its card shows the outcome for a moment. */
+  | { type: 'promptSettled'; threadId: string; key: string; outcome: PromptOutcome };
+
+/**
+ * A server request waiting for the user (an approval or the agent's questions), as the card shows it.
+ * `key` names it in the extension's registry of pending prompts; `params` are the request's own.
+ */
+export type PromptView =
+  | (PromptRef & { kind: 'commandExecution'; params: CommandExecutionRequestApprovalParams })
+  | (PromptRef & { kind: 'fileChange'; params: FileChangeRequestApprovalParams })
+  | (PromptRef & { kind: 'userInput'; params: UserInputParams });
+export type PromptKind = PromptView['kind'];
+
+interface PromptRef {
+  key: string;
+  threadId: string;
+  turnId: string;
+  itemId: string;
+  receivedAt: number;
+}
+
+export type UserInputParams = ServerRequestParamsOf<'item/tool/requestUserInput'>;
+
+/** The answers, exactly in the shapes the server takes (per kind). */
+export type PromptResult =
+  | { decision: CommandExecutionApprovalDecision }
+  | { decision: FileChangeApprovalDecision }
+  | { answers: Record<string, { answers: string[] }> };
+
+/** How a prompt ended: answered (here or in another view), resolved by the server, or cancelled. */
+export type PromptOutcome = { answered: unknown } | { resolvedElsewhere: true } | { cancelled: string };
 
 /** The requests the webview makes, with their params and results. */
 export interface HostRequests {
@@ -95,7 +135,11 @@ export type WebviewMessage =
   | { type: 'openFileDiff'; path: string; kind: string; diff: string }
   /** A turn's changes (its turn/diff/updated unified diff) in the multi-file diff editor. */
   | { type: 'openTurnChanges'; turnId: string; diff: string }
-  | { type: 'openInEditor'; threadId: string };
+  | { type: 'openInEditor'; threadId: string }
+  /** The user's answer to a pending prompt; a prompt already settled ignores it. */
+  | { type: 'answerPrompt'; key: string; result: PromptResult }
+  /** A pending file change's proposed edit in the diff editor. */
+  | { type: 'openPromptDiff'; key: string };
 
 /** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */
 export interface PersistedState {

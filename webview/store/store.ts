@@ -2,6 +2,7 @@
 // pure reducer at most once per frame, and tells subscribers what changed — item subscribers only
 // when their own item changed, view subscribers only when something other than item content did.
 import type { HostMessage, ProtocolNotification } from '../messages';
+import { noPrompts, reducePrompts, type PromptAction, type PromptState } from './prompts';
 import { fromSnapshot, prependTurns, reduceAll } from './reducer';
 import { emptyState, type ConversationState } from './state';
 
@@ -24,6 +25,8 @@ export class ConversationStore {
   private awaitingResync = false;
   private readonly viewListeners = new Set<() => void>();
   private readonly itemListeners = new Map<string, Set<() => void>>();
+  private prompts: PromptState = noPrompts;
+  private readonly promptListeners = new Set<() => void>();
   /** Why the view is empty, when no thread is shown. */
   emptyReason: string | undefined;
 
@@ -47,9 +50,29 @@ export class ConversationStore {
     };
   }
 
+  getPrompts = (): PromptState => this.prompts;
+
+  /** For the prompts (approvals, questions) of the shown thread. */
+  subscribePrompts = (listener: () => void): (() => void) => {
+    this.promptListeners.add(listener);
+    return () => this.promptListeners.delete(listener);
+  };
+
+  /** Prompt changes made in the page itself: an answer given here, an outcome shown long enough. */
+  dispatchPrompts(action: PromptAction): void {
+    const next = reducePrompts(this.prompts, action);
+    if (next === this.prompts) return;
+    this.prompts = next;
+    for (const listener of [...this.promptListeners]) listener();
+  }
+
   receive(message: HostMessage): void {
     switch (message.type) {
+      case 'prompts':
+      case 'promptSettled':
+        return this.dispatchPrompts(message);
       case 'snapshot':
+        this.dispatchPrompts({ type: 'thread', threadId: message.snapshot.thread.id });
         this.threadId = message.snapshot.thread.id;
         this.lastSeq = message.seq;
         this.awaitingResync = false;
@@ -59,6 +82,7 @@ export class ConversationStore {
         this.flush();
         return;
       case 'empty':
+        this.dispatchPrompts({ type: 'thread', threadId: null });
         this.threadId = null;
         this.pending.clear();
         this.emptyReason = message.reason;

@@ -18,7 +18,7 @@ export function countDiff(diff: string): { added: number; removed: number } {
 }
 
 /** An added or deleted file's change carries the file's content, not a diff. */
-function countChange(kind: string, diff: string): { added: number; removed: number } {
+export function countChange(kind: string, diff: string): { added: number; removed: number } {
   const lines = diff.replace(/\n$/, '').split('\n').length;
   if (kind === 'add') return { added: diff ? lines : 0, removed: 0 };
   if (kind === 'delete') return { added: 0, removed: diff ? lines : 0 };

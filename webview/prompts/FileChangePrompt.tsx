@@ -1,0 +1,63 @@
+// A file change the agent wants to make: its files with kind and +/- counts (from the fileChange item
+// the request belongs to), the reason, "Open diff" for the editor's diff view, and the decisions.
+import type { FileChangeApprovalDecision } from '../../server/protocol/serverRequests';
+import { list, str } from '../components/fields';
+import { useHost, useItem, useView } from '../components/hooks';
+import { countChange, shortPath } from '../components/items/FileChange';
+import { itemKey } from '../store/state';
+import { ChoiceButtons, choiceKeys, PromptCard } from './PromptCard';
+import { fileChoices } from './decisions';
+import type { CardProps } from './cardProps';
+
+export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProps<'fileChange'>) {
+  const host = useHost();
+  const item = useItem(itemKey(prompt.turnId, prompt.itemId));
+  const cwd = useView((s) => s.thread?.cwd);
+  const changes = item ? list(item, 'changes') : [];
+  const choices = fileChoices();
+  const choose = (decision: FileChangeApprovalDecision) => answer(prompt.key, { decision });
+  const title = changes.length > 1 ? `Apply changes to ${changes.length} files?` : 'Apply this change?';
+  return (
+    <PromptCard
+      icon="diff"
+      title={title}
+      position={position}
+      keys={choiceKeys(choices, choose)}
+      cardRef={cardRef}
+    >
+      <ul className="tl-prompt-files" aria-label="Files">
+        {changes.map((change, index) => {
+          const path = str(change, 'path') ?? '';
+          const kind = str((change.kind ?? {}) as Record<string, unknown>, 'type') ?? 'update';
+          const { added, removed } = countChange(kind, str(change, 'diff') ?? '');
+          return (
+            <li key={index} className="tl-file-head">
+              <span className={`tl-kind tl-kind-${kind}`}>{kind}</span>
+              <span className="tl-path" title={path}>
+                {shortPath(path, cwd)}
+              </span>
+              <span className="tl-added">+{added}</span>
+              <span className="tl-removed">−{removed}</span>
+            </li>
+          );
+        })}
+      </ul>
+      {prompt.params.reason && <p className="tl-prompt-reason">{prompt.params.reason}</p>}
+      {prompt.params.grantRoot && (
+        <p className="tl-prompt-reason">
+          Accept for session also allows writes under <code>{prompt.params.grantRoot}</code>.
+        </p>
+      )}
+      <div className="tl-prompt-buttons">
+        <button
+          type="button"
+          className="tl-link-button"
+          onClick={() => host.post({ type: 'openPromptDiff', key: prompt.key })}
+        >
+          <span className="codicon codicon-diff" aria-hidden="true" /> Open diff
+        </button>
+      </div>
+      <ChoiceButtons choices={choices} onChoose={choose} />
+    </PromptCard>
+  );
+}

@@ -1,0 +1,76 @@
+// The frame every prompt card shares: a focusable group with a title, "1 of 3" when prompts queue, and
+// single-key shortcuts that work only while the card (not a text field in it, and never the composer)
+// has the focus: Enter for the primary answer, Escape to decline, letters for the rest.
+import type { KeyboardEvent, ReactNode, Ref } from 'react';
+import type { Choice, Shortcut } from './decisions';
+
+export interface PromptCardProps {
+  icon: string;
+  title: string;
+  /** "1 of 3" when several prompts wait. */
+  position?: string;
+  keys: Partial<Record<Shortcut, () => void>>;
+  cardRef?: Ref<HTMLElement>;
+  children: ReactNode;
+}
+
+export function PromptCard({ icon, title, position, keys, cardRef, children }: PromptCardProps) {
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.nativeEvent.isComposing) return;
+    const target = event.target as HTMLElement;
+    // Typing in a field of the card is typing, not a shortcut; a focused button answers Enter itself.
+    if (target.matches('input:not([type=radio]), textarea, select')) return;
+    if (event.key === 'Enter' && target.matches('button')) return;
+    const key = (event.key.length === 1 ? event.key.toUpperCase() : event.key) as Shortcut;
+    const action = keys[key];
+    if (!action) return;
+    event.preventDefault();
+    event.stopPropagation();
+    action();
+  };
+  return (
+    <section
+      ref={cardRef}
+      className="tl-prompt"
+      tabIndex={0}
+      aria-label={position ? `${title} (${position})` : title}
+      onKeyDown={onKeyDown}
+    >
+      <div className="tl-prompt-title">
+        <span className={`codicon codicon-${icon}`} aria-hidden="true" />
+        <span className="tl-prompt-heading">{title}</span>
+        {position && <span className="tl-prompt-count">{position}</span>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+const keyNames: Record<Shortcut, string> = { Enter: '⏎', Escape: 'Esc', S: 'S', A: 'A', D: 'D', C: 'C' };
+
+/** The answer buttons, each with its shortcut shown and announced. */
+export function ChoiceButtons<D>({ choices, onChoose }: { choices: Choice<D>[]; onChoose: (d: D) => void }) {
+  return (
+    <div className="tl-prompt-buttons">
+      {choices.map((choice) => (
+        <button
+          key={choice.label}
+          type="button"
+          className={choice.primary ? 'tl-button' : 'tl-button tl-secondary'}
+          aria-keyshortcuts={choice.shortcut}
+          onClick={() => onChoose(choice.decision)}
+        >
+          {choice.label}
+          {choice.shortcut && <kbd>{keyNames[choice.shortcut]}</kbd>}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The shortcut map of a card's choices. */
+export function choiceKeys<D>(choices: Choice<D>[], onChoose: (d: D) => void): PromptCardProps['keys'] {
+  return Object.fromEntries(
+    choices.flatMap((c) => (c.shortcut ? [[c.shortcut, () => onChoose(c.decision)]] : [])),
+  );
+}
