@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
     vscode.commands.registerCommand('threadline.showLog', () => server?.log.show()),
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
-    ...registerConversation(context, server),
+    ...registerConversation(context, server, approvals),
   );
   return { server, threads, approvals };
 }

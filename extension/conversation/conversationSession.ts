@@ -19,12 +19,14 @@ import { turnOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import type { DiffViews } from './diffViews';
 import type { FileMentions } from './fileMentions';
+import { PromptFeed, type PromptRegistry } from './promptFeed';
 import { ThreadFeed } from './threadFeed';
 
 export interface SessionServices {
   server: ThreadlineServer;
   diffs: DiffViews;
   mentions: FileMentions;
+  approvals: PromptRegistry;
 }
 
 type Handlers = {
@@ -36,6 +38,7 @@ export class ConversationSession implements vscode.Disposable {
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly handlers: Handlers;
+  private readonly prompts: PromptFeed;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -47,6 +50,7 @@ export class ConversationSession implements vscode.Disposable {
     private readonly onTitle: (title: string) => void = () => {},
   ) {
     this.handlers = this.requestHandlers();
+    this.prompts = new PromptFeed(services.approvals, (m) => this.post(m));
     this.disposables.push(
       webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(message)),
       services.server.onRestarted(() => void this.feed?.snapshot().catch((e: Error) => this.showError(e))),
@@ -63,7 +67,13 @@ export class ConversationSession implements vscode.Disposable {
     if (this.ready) await this.load();
   }
 
+  /** Whether the user can see this view (its prompts need no notification then). */
+  setVisible(visible: boolean): void {
+    this.prompts.setVisible(visible);
+  }
+
   dispose(): void {
+    this.prompts.dispose();
     this.feed?.dispose();
     for (const d of this.disposables) d.dispose();
   }
@@ -96,6 +106,13 @@ export class ConversationSession implements vscode.Disposable {
       case 'openInEditor':
         await vscode.commands.executeCommand('threadline.openInEditor', message.threadId);
         return;
+      case 'answerPrompt':
+        return this.prompts.answer(message.key, message.result);
+      case 'openPromptDiff':
+        await vscode.commands
+          .executeCommand('threadline.approval.openDiff', message.key)
+          .then(undefined, (e: Error) => this.showError(e));
+        return;
     }
   }
 
@@ -104,14 +121,19 @@ export class ConversationSession implements vscode.Disposable {
     this.feed = undefined;
     if (!this.threadId) {
       this.post({ type: 'empty', context: this.context });
+      this.prompts.show(undefined);
       return;
     }
     this.feed = new ThreadFeed(this.services.server, this.threadId, (m) => this.post(m), this.context);
-    this.feed.onSnapshot = (thread) =>
+    this.feed.onSnapshot = (thread) => {
       this.onTitle(thread.name ?? (thread.preview.slice(0, 40) || 'New thread'));
+      // After every snapshot (open, resync, restart): the webview takes prompts of the thread it shows.
+      this.prompts.show(thread.id);
+    };
     try {
       await this.feed.snapshot();
     } catch (error) {
+      this.prompts.show(undefined);
       this.post({
         type: 'empty',
         context: this.context,

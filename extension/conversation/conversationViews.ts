@@ -2,6 +2,7 @@
 // last) and any number of editor tabs ("Open in Editor"), which come back after a reload through the
 // panel serializer. `threadline.openThread` is what the Threads tree's Open runs.
 import * as vscode from 'vscode';
+import type { PendingApprovals } from '../approvals/pendingApprovals';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { ConversationSession, type SessionServices } from './conversationSession';
 import { DiffViews } from './diffViews';
@@ -14,9 +15,10 @@ const panelViewType = 'threadline.conversationPanel';
 export function registerConversation(
   context: vscode.ExtensionContext,
   server: ThreadlineServer,
+  approvals: PendingApprovals,
 ): vscode.Disposable[] {
   const diffs = new DiffViews();
-  const services: SessionServices = { server, diffs, mentions: new FileMentions() };
+  const services: SessionServices = { server, diffs, mentions: new FileMentions(), approvals };
   const views = new ConversationViews(context.extensionUri, services);
   return [
     diffs,
@@ -62,6 +64,8 @@ class ConversationViews
       },
     );
     this.view = session;
+    session.setVisible(webviewView.visible);
+    webviewView.onDidChangeVisibility(() => session.setVisible(webviewView.visible));
     webviewView.onDidDispose(() => {
       session.dispose();
       if (this.view === session) this.view = undefined;
@@ -113,6 +117,8 @@ class ConversationViews
       },
     );
     this.panels.set(panel, session);
+    session.setVisible(panel.visible);
+    panel.onDidChangeViewState(() => session.setVisible(panel.visible));
     panel.onDidDispose(() => {
       session.dispose();
       this.panels.delete(panel);

@@ -3,7 +3,7 @@
 import type { FileChangeApprovalDecision } from '../../server/protocol/serverRequests';
 import { list, str } from '../components/fields';
 import { useHost, useItem, useView } from '../components/hooks';
-import { countChange, shortPath } from '../components/items/FileChange';
+import { countChange, FileSummary } from '../components/items/FileChange';
 import { itemKey } from '../store/state';
 import { ChoiceButtons, choiceKeys, PromptCard } from './PromptCard';
 import { fileChoices } from './decisions';
@@ -32,12 +32,7 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
           const { added, removed } = countChange(kind, str(change, 'diff') ?? '');
           return (
             <li key={index} className="tl-file-head">
-              <span className={`tl-kind tl-kind-${kind}`}>{kind}</span>
-              <span className="tl-path" title={path}>
-                {shortPath(path, cwd)}
-              </span>
-              <span className="tl-added">+{added}</span>
-              <span className="tl-removed">−{removed}</span>
+              <FileSummary path={path} kind={kind} cwd={cwd} added={added} removed={removed} />
             </li>
           );
         })}

@@ -3,7 +3,7 @@
 // focus when it appears, so typing in the composer goes on; after an answer given in a card the focus
 // goes to the next card, or back to the composer.
 import { useEffect, useRef } from 'react';
-import { useStore } from '../components/hooks';
+import { useStore, useView } from '../components/hooks';
 import type { PromptView } from '../messages';
 import type { SettledPrompt } from '../store/prompts';
 import { CommandPrompt } from './CommandPrompt';
@@ -73,8 +73,9 @@ function Outcome({ settled }: { settled: SettledPrompt }) {
     const timer = setTimeout(() => store.dispatchPrompts({ type: 'dismiss', key }), outcomeShownMs);
     return () => clearTimeout(timer);
   }, [store, key]);
-  const label = outcomeLabel(settled.prompt.kind, settled.outcome);
-  const declined = 'cancelled' in settled.outcome || /^(Declined|Denied)/.test(label);
+  const turnStatus = useView((s) => s.turns[settled.prompt.turnId]?.status);
+  const label = outcomeLabel(settled.prompt.kind, settled.outcome, turnStatus);
+  const declined = /^(Declined|Denied|Cancelled)/.test(label);
   return (
     <div className="tl-prompt-outcome" role="status" data-prompt-key={key}>
       <span className={`codicon codicon-${declined ? 'circle-slash' : 'check'}`} aria-hidden="true" />

@@ -142,24 +142,33 @@ export function describeActions(actions: CommandAction[] | null | undefined): st
   });
 }
 
-/** "Accepted", "Declined", "Answered elsewhere", "Cancelled (turn interrupted)"… */
-export function outcomeLabel(kind: PromptKind, outcome: PromptOutcome): string {
-  if ('resolvedElsewhere' in outcome) return 'Answered elsewhere';
+/**
+ * "Accepted", "Declined", "Answered elsewhere", "Cancelled (turn interrupted)"… A prompt the server
+ * resolved because its turn was interrupted is told apart by the turn's status.
+ */
+export function outcomeLabel(kind: PromptKind, outcome: PromptOutcome, turnStatus?: string): string {
+  if ('resolvedElsewhere' in outcome)
+    return turnStatus === 'interrupted' ? 'Cancelled (turn interrupted)' : 'Answered elsewhere';
   if ('cancelled' in outcome) return `Cancelled (${outcome.cancelled})`;
   const answer = outcome.answered as { decision?: unknown; answers?: unknown } | null;
   if (kind === 'userInput' || answer?.answers) return 'Answered';
   const decision = answer?.decision;
-  if (decision === 'accept') return kind === 'commandExecution' ? 'Accepted: running' : 'Accepted';
-  if (decision === 'acceptForSession') return 'Accepted for this session';
-  if (decision === 'decline') return 'Declined';
-  if (decision === 'cancel') return 'Declined, turn cancelled';
-  if (typeof decision === 'object' && decision && 'acceptWithExecpolicyAmendment' in decision)
-    return 'Accepted, and always allowed from now on';
-  if (typeof decision === 'object' && decision && 'applyNetworkPolicyAmendment' in decision) {
-    const action = (
+  if (typeof decision === 'string') return decisionLabels[decision]?.(kind) ?? 'Answered';
+  if (typeof decision !== 'object' || !decision) return 'Answered';
+  if ('acceptWithExecpolicyAmendment' in decision) return 'Accepted, and always allowed from now on';
+  if ('acceptWithEdits' in decision) return 'Accepted with your edits';
+  if ('applyNetworkPolicyAmendment' in decision) {
+    const { action } = (
       decision as { applyNetworkPolicyAmendment: { network_policy_amendment: { action: string } } }
-    ).applyNetworkPolicyAmendment.network_policy_amendment.action;
+    ).applyNetworkPolicyAmendment.network_policy_amendment;
     return action === 'allow' ? 'Allowed from now on' : 'Denied from now on';
   }
   return 'Answered';
 }
+
+const decisionLabels: Record<string, (kind: PromptKind) => string> = {
+  accept: (kind) => (kind === 'commandExecution' ? 'Accepted: running' : 'Accepted'),
+  acceptForSession: () => 'Accepted for this session',
+  decline: () => 'Declined',
+  cancel: () => 'Declined, turn cancelled',
+};

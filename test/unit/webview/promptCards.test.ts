@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
 import type { App as AppType } from '../../../webview/App';
 import type { PromptView, WebviewMessage } from '../../../webview/messages';
-import { snapshot, threadId, turn, userMessage } from './conversationFixtures';
+import { deltas, n, snapshot, threadId, turn, userMessage } from './conversationFixtures';
 import { afterDom, useDom } from './dom';
 import type { Page as PageType } from './page';
 import { commandPrompt, filePrompt, questionPrompt } from './promptFixtures';
@@ -169,17 +169,16 @@ describe('webview prompt cards (jsdom)', () => {
     await page.unmount();
   });
 
-  it('removes the card of a prompt the server resolved (an interrupted turn) and says so', async () => {
+  it('removes the card of a prompt its interrupted turn took away, and says so', async () => {
     const page = await open();
     await prompts(page, commandPrompt('c1'));
-    await page.receive({
-      type: 'promptSettled',
-      threadId,
-      key: 'c1',
-      outcome: { cancelled: 'turn interrupted' },
-    });
+    // What an interrupt does: serverRequest/resolved (the registry: resolved elsewhere), then the turn ends.
+    await page.receive({ type: 'promptSettled', threadId, key: 'c1', outcome: { resolvedElsewhere: true } });
     await prompts(page);
     assert.equal(page.all('.tl-prompt').length, 0);
+    assert.equal(page.find('.tl-prompt-outcome-label').textContent, 'Answered elsewhere');
+    await page.receive(deltas(1, [n('turn/completed', { turn: turn('t1', [], 'interrupted') })])[0]);
+    await page.frame();
     assert.equal(page.find('.tl-prompt-outcome-label').textContent, 'Cancelled (turn interrupted)');
     await page.unmount();
   });

@@ -175,6 +175,14 @@ describe('webview prompt decisions', () => {
     assert.equal(outcomeLabel('commandExecution', { answered: { decision: 'decline' } }), 'Declined');
     assert.equal(outcomeLabel('commandExecution', { resolvedElsewhere: true }), 'Answered elsewhere');
     assert.equal(
+      outcomeLabel('commandExecution', { resolvedElsewhere: true }, 'interrupted'),
+      'Cancelled (turn interrupted)',
+    );
+    assert.equal(
+      outcomeLabel('fileChange', { answered: { decision: { acceptWithEdits: { files: [] } } } }),
+      'Accepted with your edits',
+    );
+    assert.equal(
       outcomeLabel('commandExecution', { cancelled: 'turn interrupted' }),
       'Cancelled (turn interrupted)',
     );

@@ -39,6 +39,26 @@ export function shortPath(path: string, cwd: string | undefined): string {
   return path.startsWith(root) ? path.slice(root.length) : path;
 }
 
+/** One changed file in a line: its kind, its path as the user knows it, lines added and removed. */
+export function FileSummary(props: {
+  path: string;
+  kind: string;
+  cwd?: string;
+  added: number;
+  removed: number;
+}) {
+  return (
+    <>
+      <span className={`tl-kind tl-kind-${props.kind}`}>{props.kind}</span>
+      <span className="tl-path" title={props.path}>
+        {shortPath(props.path, props.cwd)}
+      </span>
+      <span className="tl-added">+{props.added}</span>
+      <span className="tl-removed">−{props.removed}</span>
+    </>
+  );
+}
+
 export function FileChange({ item }: { item: AnyItem }) {
   const host = useHost();
   const cwd = useView((s) => s.thread?.cwd);
@@ -59,12 +79,7 @@ export function FileChange({ item }: { item: AnyItem }) {
         return (
           <div key={index} className="tl-file">
             <div className="tl-file-head">
-              <span className={`tl-kind tl-kind-${kind}`}>{kind}</span>
-              <span className="tl-path" title={path}>
-                {shortPath(path, cwd)}
-              </span>
-              <span className="tl-added">+{added}</span>
-              <span className="tl-removed">−{removed}</span>
+              <FileSummary path={path} kind={kind} cwd={cwd} added={added} removed={removed} />
               <button
                 type="button"
                 className="tl-link-button"
