@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { accountCommands } from './account/accountCommands';
 import { ProviderKeys } from './account/providerKeys';
+import { FileChangeReviews } from './approvals/fileChangeReviews';
 import { PendingApprovals } from './approvals/pendingApprovals';
 import { registerConversation } from './conversation/conversationViews';
 import { serverVersion } from './server/serverVersion';
@@ -17,6 +18,7 @@ export interface ThreadlineApi {
   server: ThreadlineServer;
   threads: ThreadsView;
   approvals: PendingApprovals;
+  reviews: FileChangeReviews;
 }
 
 export function activate(context: vscode.ExtensionContext): ThreadlineApi {
@@ -26,10 +28,12 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
   server.prepare(keys.env().then((env) => server?.setProviderKeys(env)));
   const threads = new ThreadsView(server, context.workspaceState);
   const approvals = new PendingApprovals(server);
+  const reviews = new FileChangeReviews(server, approvals);
   context.subscriptions.push(
     server,
     threads,
     approvals,
+    reviews,
     new ServerStatus(server),
     ...accountCommands(server, keys),
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
@@ -37,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
     ...registerConversation(context, server, approvals),
   );
-  return { server, threads, approvals };
+  return { server, threads, approvals, reviews };
 }
 
 /** VS Code waits for this (it disposes the subscriptions afterwards): the server child exits cleanly. */

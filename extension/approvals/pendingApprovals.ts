@@ -33,6 +33,8 @@ interface PromptOf<K extends PromptKind> {
 }
 export type PendingPrompt = { [K in PromptKind]: PromptOf<K> }[PromptKind];
 export type PromptChange = LedgerChange<PendingPrompt>;
+/** Rewrites an answer before it is sent (see reviseAnswers). */
+export type AnswerReviser = (prompt: PendingPrompt, result: unknown) => unknown;
 
 export class PendingApprovals implements vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<PromptChange>();
@@ -41,6 +43,7 @@ export class PendingApprovals implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Threads whose prompts some visible view shows, with how many views. */
   private readonly visible = new Map<string, number>();
+  private reviser: AnswerReviser | undefined;
 
   constructor(server: ThreadlineServer) {
     for (const kind of Object.keys(methods) as PromptKind[]) {
@@ -75,7 +78,20 @@ export class PendingApprovals implements vscode.Disposable {
 
   /** Sends the answer; false when the prompt was already answered or settled (the first answer wins). */
   answer<K extends PromptKind>(key: string, result: PromptResult<K>): boolean {
-    return this.ledger.settle(key, { answered: result });
+    const prompt = this.ledger.get(key);
+    if (!prompt) return false;
+    return this.ledger.settle(key, { answered: this.reviser ? this.reviser(prompt, result) : result });
+  }
+
+  /**
+   * Lets the file-change review turn an accept into what the user really approved (the proposal as
+   * they edited it in the diff editor), whichever part of the UI sent the accept.
+   */
+  reviseAnswers(reviser: AnswerReviser): vscode.Disposable {
+    this.reviser = reviser;
+    return new vscode.Disposable(() => {
+      if (this.reviser === reviser) this.reviser = undefined;
+    });
   }
 
   /**

@@ -17,6 +17,7 @@ export async function run(): Promise<void> {
     await import('./smoke.test');
     await import('./server.test');
     await import('./threads.test');
+    await import('./approvals.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {

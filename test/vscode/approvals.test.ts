@@ -1,0 +1,227 @@
+// Approvals inside the real editor, against our server and the scripted model: a proposed file change
+// opens as diff tabs with exactly the current and proposed text, the title actions answer it and the
+// tabs close; a command approval runs or does not; an interrupted turn settles what it left pending.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
+import { agentEnv } from '../helpers/agent';
+import { threadlineApi } from './extensionApi';
+import { waitFor } from './treeHelpers';
+
+const workspace = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const home = () => process.env.THREADLINE_HOME!;
+
+const patchCall = (patch: string) => ({
+  output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_patch', custom: true } }],
+});
+const execCall = (cmd: string) => ({
+  output: [{ toolCall: { name: 'exec_command', arguments: JSON.stringify({ cmd }), callId: 'call_exec' } }],
+});
+const done = { output: [{ text: 'Done.' }] };
+
+/** The diff tabs a pending file change opened (their modified side is our proposed file system). */
+const proposedTabs = () =>
+  vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter(
+      (tab) =>
+        tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'threadline-proposed',
+    );
+
+/** The proposed side of the first pending diff tab. */
+const proposedSide = () => (proposedTabs()[0]!.input as vscode.TabInputTextDiff).modified;
+
+const textOf = async (uri: vscode.Uri) => (await vscode.workspace.openTextDocument(uri)).getText();
+
+describe('approvals in the editor', function () {
+  this.timeout(60_000);
+  let model: ModelServer;
+  let dir: string;
+
+  before(async () => {
+    model = await startModelServer();
+    writeFileSync(
+      join(home(), 'config.toml'),
+      [
+        'model = "test-model"',
+        'model_provider = "scripted"',
+        '[model_providers.scripted]',
+        'name = "Scripted"',
+        `base_url = "${model.baseUrl}"`,
+        'wire_api = "responses"',
+        'env_key = "SCRIPTED_API_KEY"',
+        'request_max_retries = 0',
+        '',
+      ].join('\n'),
+    );
+    Object.assign(process.env, agentEnv);
+    const { server } = await threadlineApi();
+    await server.restart(); // the child inherits the key from this environment
+    dir = join(workspace(), 'approvals');
+    mkdirSync(dir, { recursive: true });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(join(home(), 'config.toml'), { force: true });
+    rmSync(dir, { recursive: true, force: true });
+    await model.close();
+  });
+
+  afterEach(() => model.reset());
+
+  async function turn(script: object[], approvalPolicy = 'untrusted') {
+    const { server } = await threadlineApi();
+    const { thread } = await server.request('thread/start', {
+      cwd: workspace(),
+      approvalPolicy: approvalPolicy as 'untrusted',
+      sandbox: 'workspace-write',
+    });
+    let completed = false;
+    const subscription = server.onNotification('turn/completed', (p) => {
+      completed ||= p.threadId === thread.id;
+    });
+    model.script(...(script as Parameters<ModelServer['script']>));
+    const started = await server.request('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'Go' }],
+    });
+    return {
+      threadId: thread.id,
+      turnId: started.turn.id,
+      completed: async () => {
+        await waitFor(() => completed, 20_000);
+        subscription.dispose();
+      },
+    };
+  }
+
+  async function pendingFileChange(threadId: string) {
+    const { approvals } = await threadlineApi();
+    await waitFor(() => approvals.list(threadId).length === 1 && proposedTabs().length > 0, 10_000);
+    return approvals.list(threadId)[0]!;
+  }
+
+  /** A one-line file in the workspace and a turn whose patch changes that line, waiting for approval. */
+  async function proposeEdit(name: string, before: string, after: string) {
+    writeFileSync(join(dir, name), `${before}\n`);
+    const patch = `*** Begin Patch\n*** Update File: approvals/${name}\n@@\n-${before}\n+${after}\n*** End Patch`;
+    const run = await turn([patchCall(patch), done]);
+    return { run, prompt: await pendingFileChange(run.threadId) };
+  }
+
+  it('opens a proposed edit as a diff with the exact sides; Accept in its title applies it and closes the tab', async () => {
+    writeFileSync(join(dir, 'app.txt'), 'one\ntwo\nthree\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: approvals/app.txt',
+      '@@',
+      ' one',
+      '-two',
+      '+TWO',
+      ' three',
+      '*** End Patch',
+    ].join('\n');
+    const run = await turn([patchCall(patch), done]);
+    const prompt = await pendingFileChange(run.threadId);
+    assert.equal(prompt.kind, 'fileChange');
+    const [tab] = proposedTabs();
+    const input = tab!.input as vscode.TabInputTextDiff;
+    assert.equal(tab!.label, 'Threadline: proposed edit — approvals/app.txt');
+    assert.equal(await textOf(input.original), 'one\ntwo\nthree\n');
+    assert.equal(await textOf(input.modified), 'one\nTWO\nthree\n');
+    assert.equal(readFileSync(join(dir, 'app.txt'), 'utf8'), 'one\ntwo\nthree\n', 'nothing written yet');
+
+    assert.equal(await vscode.commands.executeCommand('threadline.approval.accept', input.modified), true);
+    await run.completed();
+    assert.equal(readFileSync(join(dir, 'app.txt'), 'utf8'), 'one\nTWO\nthree\n');
+    await waitFor(() => proposedTabs().length === 0);
+    const { approvals } = await threadlineApi();
+    assert.deepEqual(approvals.list(run.threadId), []);
+    assert.equal(
+      await vscode.commands.executeCommand('threadline.approval.accept', input.modified),
+      false,
+      'a second answer is refused',
+    );
+  });
+
+  it('shows every file of a change, new and deleted ones included, numbered; Decline leaves the disk alone', async () => {
+    writeFileSync(join(dir, 'gone.txt'), 'bye\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: approvals/new.txt',
+      '+hello',
+      '*** Delete File: approvals/gone.txt',
+      '*** End Patch',
+    ].join('\n');
+    const run = await turn([patchCall(patch), done]);
+    await pendingFileChange(run.threadId);
+    await waitFor(() => proposedTabs().length === 2);
+    const tabs = proposedTabs();
+    const sides = await Promise.all(
+      tabs.map(async (tab) => {
+        const input = tab.input as vscode.TabInputTextDiff;
+        return [tab.label, await textOf(input.original), await textOf(input.modified)];
+      }),
+    );
+    assert.deepEqual(sides, [
+      ['Threadline: proposed new file — approvals/new.txt (1 of 2)', '', 'hello\n'],
+      ['Threadline: proposed deletion — approvals/gone.txt (2 of 2)', 'bye\n', ''],
+    ]);
+    await vscode.commands.executeCommand(
+      'threadline.approval.decline',
+      (tabs[1]!.input as vscode.TabInputTextDiff).modified,
+    );
+    await run.completed();
+    await waitFor(() => proposedTabs().length === 0);
+    assert.equal(existsSync(join(dir, 'new.txt')), false);
+    assert.equal(readFileSync(join(dir, 'gone.txt'), 'utf8'), 'bye\n');
+  });
+
+  it('keeps the proposed side read-only while the server does not take edited answers', async function () {
+    const { server } = await threadlineApi();
+    const info = server.info as { threadline?: { acceptWithEdits?: boolean } } | undefined;
+    if (info?.threadline?.acceptWithEdits) this.skip();
+    const { run } = await proposeEdit('ro.txt', 'a', 'b');
+    assert.equal(vscode.workspace.fs.isWritableFileSystem('threadline-proposed'), false);
+    await vscode.commands.executeCommand('threadline.approval.decline', proposedSide());
+    await run.completed();
+  });
+
+  it('settles the prompts of an interrupted turn and closes their tabs', async () => {
+    const { run, prompt } = await proposeEdit('stop.txt', 'x', 'y');
+    const { server, approvals } = await threadlineApi();
+    const outcomes: unknown[] = [];
+    const subscription = approvals.onDidChange(({ settled }) => {
+      if (settled?.prompt.key === prompt.key) outcomes.push(settled.outcome);
+    });
+    await server.request('turn/interrupt', { threadId: run.threadId, turnId: run.turnId });
+    await run.completed();
+    await waitFor(() => proposedTabs().length === 0 && outcomes.length === 1);
+    subscription.dispose();
+    assert.deepEqual(outcomes, [{ resolvedElsewhere: true }]);
+    assert.deepEqual(approvals.list(run.threadId), []);
+    assert.equal(readFileSync(join(dir, 'stop.txt'), 'utf8'), 'x\n');
+  });
+
+  for (const [decision, runs] of [
+    ['accept', true],
+    ['decline', false],
+  ] as const) {
+    it(`a command approval answered ${decision} ${runs ? 'runs' : 'does not run'} the command`, async () => {
+      const marker = join(dir, `${decision}.marker`);
+      const run = await turn([execCall(`touch approvals/${decision}.marker`), done]);
+      const { approvals } = await threadlineApi();
+      await waitFor(() => approvals.list(run.threadId).length === 1, 10_000);
+      const [prompt] = approvals.list(run.threadId);
+      assert.equal(prompt!.kind, 'commandExecution');
+      assert.equal(existsSync(marker), false);
+      assert.equal(approvals.answer<'commandExecution'>(prompt!.key, { decision }), true);
+      assert.equal(approvals.answer<'commandExecution'>(prompt!.key, { decision: 'accept' }), false);
+      await run.completed();
+      assert.equal(existsSync(marker), runs);
+    });
+  }
+});
