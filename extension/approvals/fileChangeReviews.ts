@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import type { ThreadlineServer } from '../server/threadlineServer';
-import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
+import type { PendingApprovals, PendingPrompt, PromptResult } from './pendingApprovals';
 import { ProposedDocuments } from './proposedDocuments';
 import { proposedFiles, type ProposedFile } from './proposedFiles';
 
@@ -131,7 +131,7 @@ export class FileChangeReviews implements vscode.Disposable {
       return content === undefined || content === file.proposed ? [] : [{ path: file.path, content }];
     });
     if (edited.length === 0) return result;
-    return { decision: { acceptWithEdits: { files: edited } } };
+    return { decision: { acceptWithEdits: { files: edited } } } satisfies PromptResult<'fileChange'>;
   }
 
   private keyOf(uri: vscode.Uri | undefined): string | undefined {
@@ -168,8 +168,7 @@ export class FileChangeReviews implements vscode.Disposable {
 
 /** Our server advertises that it takes edited answers (`threadline.acceptWithEdits` in initialize). */
 function takesEdits(server: ThreadlineServer): boolean {
-  const info = server.info as { threadline?: { acceptWithEdits?: unknown } } | undefined;
-  return info?.threadline?.acceptWithEdits === true;
+  return server.info?.threadline?.acceptWithEdits === true;
 }
 
 function verb(file: ProposedFile): string {

@@ -180,14 +180,23 @@ describe('approvals in the editor', function () {
     assert.equal(readFileSync(join(dir, 'gone.txt'), 'utf8'), 'bye\n');
   });
 
-  it('keeps the proposed side read-only while the server does not take edited answers', async function () {
+  it('takes an edited proposal: Accept sends the edited file, which lands on disk, and the model is told', async () => {
     const { server } = await threadlineApi();
-    const info = server.info as { threadline?: { acceptWithEdits?: boolean } } | undefined;
-    if (info?.threadline?.acceptWithEdits) this.skip();
-    const { run } = await proposeEdit('ro.txt', 'a', 'b');
-    assert.equal(vscode.workspace.fs.isWritableFileSystem('threadline-proposed'), false);
-    await vscode.commands.executeCommand('threadline.approval.decline', proposedSide());
+    assert.equal(server.info?.threadline?.acceptWithEdits, true, 'our server takes edited answers');
+    const { run } = await proposeEdit('edit.txt', 'a', 'b');
+    assert.equal(vscode.workspace.fs.isWritableFileSystem('threadline-proposed'), true);
+    const document = await vscode.workspace.openTextDocument(proposedSide());
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), 'b\nmine\n');
+    assert.equal(await vscode.workspace.applyEdit(edit), true);
+    assert.equal(document.isDirty, true, 'edited, not saved');
+    await vscode.commands.executeCommand('threadline.approval.accept', proposedSide());
     await run.completed();
+    assert.equal(readFileSync(join(dir, 'edit.txt'), 'utf8'), 'b\nmine\n');
+    await waitFor(() => proposedTabs().length === 0);
+    const followUp = JSON.stringify(model.requests.filter((r) => r.method === 'POST')[1]!.body);
+    assert.match(followUp, /The user edited your patch before accepting it/);
+    assert.match(followUp, /\+mine/);
   });
 
   it('settles the prompts of an interrupted turn and closes their tabs', async () => {
