@@ -6,6 +6,7 @@ import type { ActiveTurn } from './agent/activeTurn';
 import type { CompactionLimits } from './agent/compaction';
 import { UsageTotals } from './agent/usage';
 import { Approvals } from './approvals/approvals';
+import { ExecpolicyRules } from './approvals/execpolicyRules';
 import { CommandSessions } from './exec/commandSessions';
 import { loadConfig, type LoadedConfig } from './config/configFile';
 import { knownContextWindow } from './config/contextWindows';
@@ -44,7 +45,7 @@ export class Services {
     readonly log: Logger,
   ) {
     this.auth = new AuthStore(home, log);
-    this.approvals = new Approvals(this.loaded, log);
+    this.approvals = new Approvals(this.loaded, log, new ExecpolicyRules(home, log));
     this.loaded.onUnload((threadId) => {
       this.settings.delete(threadId);
       this.usage.delete(threadId);

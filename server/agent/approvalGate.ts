@@ -1,6 +1,7 @@
 // What a tool may ask the user while its turn runs, and the answers it gets. The agent loop only
 // passes the gate to tools (ToolContext.approvals); server/approvals implements it with server
 // requests to the thread's clients, so tools stay free of JSON-RPC.
+import type { CommandLine } from '../exec/commandLine';
 import type { CommandAction } from '../protocol/commandExecution';
 import type { ThreadActiveFlag } from '../protocol/thread';
 import type {
@@ -15,12 +16,16 @@ export interface CommandQuestion {
   /** The commandExecution item the request is about; it must have been started already. */
   itemId: string;
   command: string;
-  /** The command as words, for remembering a session-wide yes as a prefix. */
-  argv: string[];
+  /** The command line as read, for remembering a session-wide yes. */
+  line: CommandLine;
   cwd: string;
   commandActions: CommandAction[];
   reason?: string | null;
-  proposedExecpolicyAmendment?: string[] | null;
+  /**
+   * Offer to allow a prefix of the line for good (an execpolicy amendment); the gate picks the
+   * prefix. Not for a question that is not about the command itself (a retry outside the sandbox).
+   */
+  offerAmendment?: boolean;
 }
 
 export interface FileChangeQuestion {
@@ -68,8 +73,8 @@ export interface ApprovalGate {
   command(question: CommandQuestion): Promise<ApprovalDecision>;
   /** Asks whether a file change may be applied. `cancel` has already interrupted the turn. */
   fileChange(question: FileChangeQuestion): Promise<ApprovalDecision>;
-  /** Whether an earlier acceptForSession (or execpolicy amendment) covers this command. */
-  commandAllowedForSession(argv: string[]): boolean;
+  /** Whether an earlier acceptForSession, or an allowed prefix (execpolicy amendment), covers this line. */
+  commandAllowedForSession(line: CommandLine): Promise<boolean>;
   /** Whether an earlier acceptForSession covers every one of these paths. */
   filesAllowedForSession(paths: string[]): boolean;
   /**

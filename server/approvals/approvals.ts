@@ -2,10 +2,11 @@
 //
 // A tool gets `context.approvals` (an ApprovalGate, server/agent/approvalGate.ts) and does:
 //   1. decide whether it must ask at all: the thread's policy (`context.permissions`) and
-//      `approvals.commandAllowedForSession(argv)` / `approvals.filesAllowedForSession(paths)`,
-//      which remember earlier acceptForSession answers (command prefixes, file roots);
+//      `await approvals.commandAllowedForSession(line)` / `approvals.filesAllowedForSession(paths)`,
+//      which remember earlier acceptForSession answers (command lines, file roots) and the
+//      prefixes allowed for good (execpolicy amendments, server/approvals/execpolicyRules.ts);
 //   2. emit `item/started` for its item (commandExecution / fileChange, status inProgress);
-//   3. `await approvals.command({itemId, command, argv, cwd, commandActions, reason})` or
+//   3. `await approvals.command({itemId, command, line, cwd, commandActions, reason})` or
 //      `await approvals.fileChange({itemId, paths, reason, grantRoot})`. This sends
 //      `item/commandExecution/requestApproval` / `item/fileChange/requestApproval` to every client
 //      subscribed to the thread, shows `activeFlags: ["waitingOnApproval"]` meanwhile, takes the
@@ -26,7 +27,9 @@ import type {
 import type { Logger } from '../log';
 import type { CommandExecutionApprovalDecision, ServerRequestParamsOf } from '../protocol/serverRequests';
 import type { LoadedThreads } from '../threads/loadedThreads';
+import { proposedPrefix } from './commandPrefixes';
 import { readDecision } from './decisions';
+import type { ExecpolicyRules } from './execpolicyRules';
 import { ServerRequestBroker } from './serverRequestBroker';
 import { SessionGrants } from './sessionGrants';
 
@@ -47,6 +50,7 @@ export class Approvals {
   constructor(
     loaded: LoadedThreads,
     private readonly log: Logger,
+    private readonly rules: ExecpolicyRules,
   ) {
     this.broker = new ServerRequestBroker(loaded, log);
   }
@@ -86,6 +90,9 @@ export class Approvals {
     };
     return {
       command: async (q: CommandQuestion) => {
+        const amendment = q.offerAmendment
+          ? proposedPrefix(q.line, [...grants.commandPrefixes, ...(await this.rules.prefixes())])
+          : null;
         const decision = await decide('item/commandExecution/requestApproval', {
           threadId,
           turnId,
@@ -95,20 +102,18 @@ export class Approvals {
           cwd: q.cwd,
           reason: q.reason ?? null,
           commandActions: q.commandActions,
-          ...(q.proposedExecpolicyAmendment?.length
-            ? { proposedExecpolicyAmendment: q.proposedExecpolicyAmendment }
-            : {}),
-          availableDecisions: q.proposedExecpolicyAmendment?.length
+          ...(amendment ? { proposedExecpolicyAmendment: amendment } : {}),
+          availableDecisions: amendment
             ? [
                 ...COMMAND_DECISIONS.slice(0, 2),
-                { acceptWithExecpolicyAmendment: { execpolicy_amendment: q.proposedExecpolicyAmendment } },
+                { acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } },
                 ...COMMAND_DECISIONS.slice(2),
               ]
             : COMMAND_DECISIONS,
         });
-        if (decision.outcome === 'accept' && decision.forSession) grants.allowCommandPrefix(q.argv);
+        if (decision.outcome === 'accept' && decision.forSession) grants.allowCommandLine(q.line);
         if (decision.outcome === 'accept' && decision.execpolicyAmendment)
-          grants.allowCommandPrefix(decision.execpolicyAmendment);
+          await this.rules.add(decision.execpolicyAmendment);
         return decision;
       },
       fileChange: async (q: FileChangeQuestion) => {
@@ -135,7 +140,7 @@ export class Approvals {
         }
         return decision;
       },
-      commandAllowedForSession: (argv) => grants.commandAllowed(argv),
+      commandAllowedForSession: async (line) => grants.commandAllowed(line, await this.rules.prefixes()),
       filesAllowedForSession: (paths) => grants.pathsAllowed(paths),
       ask: (method, params, flag) => this.broker.ask(threadId, method, params, flag, onInterrupt),
     };

@@ -52,7 +52,8 @@ const FIND_UNSAFE = new Set([
 // rg options that run programs (preprocessors, decompressors).
 const RG_UNSAFE = new Set(['--pre', '--search-zip', '-z', '--hostname-bin']);
 
-function isSafe(command: SimpleCommand): boolean {
+/** One simple command that only reads. */
+export function isSafeCommand(command: SimpleCommand): boolean {
   const [program = '', ...args] = command.words;
   const name = basename(program);
   if (ALWAYS_SAFE.has(name)) return true;
@@ -79,5 +80,5 @@ function isSafe(command: SimpleCommand): boolean {
 }
 
 export function isKnownSafe(line: CommandLine): boolean {
-  return !line.hasShellEffects && line.commands.length > 0 && line.commands.every(isSafe);
+  return !line.hasShellEffects && line.commands.length > 0 && line.commands.every(isSafeCommand);
 }

@@ -1,20 +1,33 @@
-// What the user approved for the rest of a thread: command prefixes (acceptForSession on a command,
-// or an execpolicy amendment) and roots under which file changes need no more asking.
+// What the user approved for the rest of a thread: command lines (acceptForSession on a command)
+// and roots under which file changes need no more asking. A plain line approved for the session
+// allows each of its commands as a prefix; a line with shell effects is allowed again only as it is.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { CommandLine } from '../exec/commandLine';
+import { lineCovered } from './commandPrefixes';
 
 export class SessionGrants {
   private readonly prefixes: string[][] = [];
+  private readonly exactLines: string[][] = [];
   private readonly roots: string[] = [];
 
-  allowCommandPrefix(prefix: string[]): void {
-    if (prefix.length > 0 && !this.commandAllowed(prefix)) this.prefixes.push([...prefix]);
+  allowCommandLine(line: CommandLine): void {
+    if (line.hasShellEffects) {
+      this.exactLines.push([...line.tokens]);
+      return;
+    }
+    for (const { words } of line.commands) if (words.length) this.prefixes.push([...words]);
   }
 
-  /** A command is covered when an approved prefix matches its first words exactly. */
-  commandAllowed(argv: string[]): boolean {
-    return this.prefixes.some(
-      (prefix) => prefix.length <= argv.length && prefix.every((word, i) => argv[i] === word),
-    );
+  /** The prefixes approved for the session. */
+  get commandPrefixes(): readonly string[][] {
+    return this.prefixes;
+  }
+
+  /** Whether the line was approved for the session, or is covered by these prefixes or the session's. */
+  commandAllowed(line: CommandLine, alsoPrefixes: readonly string[][] = []): boolean {
+    const same = (tokens: string[]) =>
+      tokens.length === line.tokens.length && tokens.every((t, i) => line.tokens[i] === t);
+    return this.exactLines.some(same) || lineCovered(line, [...this.prefixes, ...alsoPrefixes]);
   }
 
   allowRoot(root: string): void {

@@ -103,7 +103,7 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
     sandboxAvailable: availability.kind !== 'none',
     escalated,
     knownSafe: isKnownSafe(line),
-    allowedForSession: approvals.commandAllowedForSession(line.tokens),
+    allowedForSession: await approvals.commandAllowedForSession(line),
   });
   const item = new CommandItem(context.emit, { command: cmd, cwd, commandActions: actions, source: 'agent' });
   item.start();
@@ -111,18 +111,19 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
     await item.complete({ status: 'declined', aggregatedOutput: plan.message });
     return { output: plan.message, isError: true };
   }
-  const ask = (reason: string) =>
+  const ask = (reason: string, offerAmendment = false) =>
     approvals.command({
       itemId: item.id,
       command: cmd,
-      argv: line.tokens,
+      line,
       cwd,
       commandActions: actions,
       reason,
+      offerAmendment,
     });
   const sandboxed = plan.kind === 'run' ? plan.sandboxed : plan.sandboxedOnceApproved;
   if (plan.kind === 'ask') {
-    const decision = await ask(justification ?? plan.reason);
+    const decision = await ask(justification ?? plan.reason, true);
     if (decision.outcome !== 'accept') {
       const message = refusal(decision);
       await item.complete({ status: 'declined', aggregatedOutput: message });

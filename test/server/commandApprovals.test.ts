@@ -1,7 +1,7 @@
 // The command approval flow through the real server: the policy decides whether to ask, the test
 // answers as a client with each decision, and the command runs, or does not, accordingly.
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startTurn, turnCompleted } from '../helpers/agent';
@@ -154,7 +154,79 @@ describe('command approvals', function () {
     answer(server, await serverRequest(server, APPROVAL, 1), { decision: 'decline' });
     await turnCompleted(server, third.id);
     assert.equal(existsSync(join(repo, 'two.txt')), false);
+    // What is chained to an approved command is asked about on its own.
+    model.script(...execCall({ cmd: 'touch one.txt; touch three.txt' }));
+    const fourth = await startTurn(server, threadId, 'Chained');
+    answer(server, await serverRequest(server, APPROVAL, 2), { decision: 'decline' });
+    await turnCompleted(server, fourth.id);
+    assert.equal(existsSync(join(repo, 'three.txt')), false);
     assert.match(server.stderr, /ignored a response to unknown or already answered request/);
+  });
+
+  it('proposes an execpolicy amendment; accepting it allows the prefix for good, saved in the home', async () => {
+    const home = agentHome('responses', model.baseUrl);
+    const repo = gitRepo();
+    const first = await start(home, 'threadline_vscode', agentEnv);
+    const threadStart = { cwd: repo, approvalPolicy: 'untrusted', sandbox: 'workspace-write' };
+    const { thread } = await first.call<{ thread: { id: string } }>('thread/start', threadStart);
+    model.script(...execCall({ cmd: 'cd . && touch a.txt' }));
+    const turn = await startTurn(first, thread.id, 'Touch');
+    const request = await serverRequest(first, APPROVAL);
+    const params = request.params as Record<string, unknown>;
+    const amendment = { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch', 'a.txt'] } };
+    assert.deepEqual(params.proposedExecpolicyAmendment, ['touch', 'a.txt']);
+    assert.deepEqual(params.availableDecisions, [
+      'accept',
+      'acceptForSession',
+      amendment,
+      'decline',
+      'cancel',
+    ]);
+    answer(first, request, { decision: amendment });
+    await turnCompleted(first, turn.id);
+    assert.equal(existsSync(join(repo, 'a.txt')), true);
+    assert.equal(
+      readFileSync(join(home, 'rules', 'default.rules'), 'utf8'),
+      'prefix_rule(pattern=["touch","a.txt"], decision="allow")\n',
+    );
+    // Another thread of the same server: allowed without asking.
+    const other = await first.call<{ thread: { id: string } }>('thread/start', threadStart);
+    model.script(...execCall({ cmd: 'touch a.txt b.txt' }));
+    await turnCompleted(first, (await startTurn(first, other.thread.id, 'Again')).id);
+    assert.equal(existsSync(join(repo, 'b.txt')), true);
+    assert.equal(first.received.filter((m) => m.method === APPROVAL).length, 1);
+    first.assertSchemaClean();
+    await first.stop();
+
+    // A restarted server reads the rule back; a line with more than the prefix still asks.
+    const second = await start(home, 'threadline_vscode', agentEnv);
+    const later = await second.call<{ thread: { id: string } }>('thread/start', threadStart);
+    model.script(...execCall({ cmd: 'touch a.txt c.txt' }));
+    await turnCompleted(second, (await startTurn(second, later.thread.id, 'Later')).id);
+    assert.equal(existsSync(join(repo, 'c.txt')), true);
+    assert.equal(second.received.filter((m) => m.method === APPROVAL).length, 0);
+    model.script(...execCall({ cmd: 'touch a.txt && touch d.txt' }));
+    const chained = await startTurn(second, later.thread.id, 'Chained');
+    const asked = await serverRequest(second, APPROVAL);
+    assert.deepEqual((asked.params as Record<string, unknown>).proposedExecpolicyAmendment, [
+      'touch',
+      'd.txt',
+    ]);
+    answer(second, asked, { decision: 'decline' });
+    await turnCompleted(second, chained.id);
+    assert.equal(existsSync(join(repo, 'd.txt')), false);
+  });
+
+  it('offers no amendment for a line whose redirections a prefix cannot cover', async () => {
+    const { server, threadId } = await setUp('untrusted');
+    model.script(...execCall({ cmd: 'echo hi > out.txt' }));
+    const turn = await startTurn(server, threadId, 'Write');
+    const request = await serverRequest(server, APPROVAL);
+    const params = request.params as Record<string, unknown>;
+    assert.equal(params.proposedExecpolicyAmendment, undefined);
+    assert.deepEqual(params.availableDecisions, ['accept', 'acceptForSession', 'decline', 'cancel']);
+    answer(server, request, { decision: 'decline' });
+    await turnCompleted(server, turn.id);
   });
 
   it('on-request: an escalated command asks with its justification and runs outside the sandbox', async () => {

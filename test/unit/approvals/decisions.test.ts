@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { readDecision } from '../../../server/approvals/decisions';
+import { proposedPrefix } from '../../../server/approvals/commandPrefixes';
+import { readRules } from '../../../server/approvals/execpolicyRules';
 import { SessionGrants } from '../../../server/approvals/sessionGrants';
+import { parseCommandLine } from '../../../server/exec/commandLine';
 
 describe('approval decisions', () => {
   it('reads every decision shape of the schema', () => {
@@ -102,17 +105,41 @@ describe('approval decisions', () => {
 });
 
 describe('session grants', () => {
-  it('covers commands that start with an approved prefix, word for word', () => {
+  const line = parseCommandLine;
+
+  it('covers each command of an approved plain line as a prefix, word for word, and nothing chained to it', () => {
     const grants = new SessionGrants();
-    assert.equal(grants.commandAllowed(['git', 'status']), false);
-    grants.allowCommandPrefix(['git', 'status']);
-    assert.equal(grants.commandAllowed(['git', 'status']), true);
-    assert.equal(grants.commandAllowed(['git', 'status', '--short']), true);
-    assert.equal(grants.commandAllowed(['git', 'push']), false);
-    assert.equal(grants.commandAllowed(['git']), false);
-    assert.equal(grants.commandAllowed(['git', 'statusx']), false);
-    grants.allowCommandPrefix([]);
-    assert.equal(grants.commandAllowed(['rm', '-rf', '/']), false);
+    assert.equal(grants.commandAllowed(line('git status')), false);
+    grants.allowCommandLine(line('git status'));
+    assert.equal(grants.commandAllowed(line('git status')), true);
+    assert.equal(grants.commandAllowed(line('git status --short')), true);
+    assert.equal(grants.commandAllowed(line('git push')), false);
+    assert.equal(grants.commandAllowed(line('git')), false);
+    assert.equal(grants.commandAllowed(line('git statusx')), false);
+    assert.equal(grants.commandAllowed(line('git status; rm -rf ~')), false);
+    assert.equal(grants.commandAllowed(line('git status && curl x | sh')), false);
+    assert.equal(grants.commandAllowed(line('git status > /etc/passwd')), false);
+    assert.equal(grants.commandAllowed(line('git status $(rm -rf ~)')), false);
+    assert.equal(
+      grants.commandAllowed(line('cd src && git status')),
+      true,
+      'a read-only command rides along',
+    );
+    grants.allowCommandLine(line('npm ci && npm test'));
+    assert.equal(grants.commandAllowed(line('npm test')), true);
+    assert.equal(grants.commandAllowed(line('npm test && npm ci')), true);
+    assert.equal(grants.commandAllowed(line('npm test && npm publish')), false);
+    assert.equal(grants.commandAllowed(line('rm -rf /'), [['rm', '-rf', '/tmp/x']]), false);
+    assert.equal(grants.commandAllowed(line('rm -rf /tmp/x/y'), [['rm', '-rf', '/tmp/x']]), false);
+    assert.equal(grants.commandAllowed(line('rm -rf /tmp/x y'), [['rm', '-rf', '/tmp/x']]), true);
+  });
+
+  it('allows a line with shell effects approved for the session again only exactly as it was', () => {
+    const grants = new SessionGrants();
+    grants.allowCommandLine(line('echo hi > out.txt'));
+    assert.equal(grants.commandAllowed(line('echo hi > out.txt')), true);
+    assert.equal(grants.commandAllowed(line('echo hi > out.txt; rm -rf ~')), false);
+    assert.equal(grants.commandAllowed(line('echo hi > other.txt')), false);
   });
 
   it('covers paths inside an approved root, and nothing beside it', () => {
@@ -125,5 +152,49 @@ describe('session grants', () => {
     assert.equal(grants.pathsAllowed(['/work/repo/src/../secret']), false);
     assert.equal(grants.pathsAllowed(['/work/repo/src/..notparent']), true);
     assert.equal(grants.pathsAllowed([]), false);
+  });
+});
+
+describe('command prefixes', () => {
+  it('proposes the first command that does not only read, never a bare launcher or a line with effects', () => {
+    const propose = (text: string, allowed: string[][] = []) =>
+      proposedPrefix(parseCommandLine(text), allowed);
+    assert.deepEqual(propose('npm test'), ['npm', 'test']);
+    assert.deepEqual(propose('cd src && cargo build --release && ls'), ['cargo', 'build', '--release']);
+    assert.deepEqual(propose("bash -lc 'make -j4'"), ['make', '-j4']);
+    assert.deepEqual(
+      propose('ls -la'),
+      ['ls', '-la'],
+      'a read-only line asked about (escalated) still gets one',
+    );
+    assert.equal(propose('npm test > log.txt'), null);
+    assert.equal(propose('echo $(whoami)'), null);
+    assert.equal(propose('bash'), null);
+    assert.equal(propose('/usr/bin/sudo'), null);
+    assert.deepEqual(propose('sudo apt-get update'), ['sudo', 'apt-get', 'update']);
+    assert.deepEqual(
+      propose('npm ci && npm test', [['npm', 'ci']]),
+      ['npm', 'test'],
+      'not what is allowed already',
+    );
+  });
+});
+
+describe('execpolicy rules files', () => {
+  it('reads allow rules of plain words and counts the rest as ignored', () => {
+    const text = [
+      '# a comment: prefix_rule(pattern=["rm"], decision="allow")',
+      'prefix_rule(pattern=["npm", "test"], decision="allow")',
+      'prefix_rule(pattern = ["git", "push",], decision = "allow", match = [["git", "push"]])',
+      'prefix_rule(pattern=["make"])',
+      'prefix_rule(pattern=["gh", ["pr", "issue"]], decision="allow")',
+      'prefix_rule(pattern=["rm", "-rf"], decision="forbidden")',
+      "prefix_rule(pattern=['single'], decision='allow')",
+      'prefix_rule(pattern=["echo", "(x)"], decision="allow")',
+    ].join('\n');
+    assert.deepEqual(readRules(text), {
+      prefixes: [['npm', 'test'], ['git', 'push'], ['make']],
+      ignored: 4,
+    });
   });
 });

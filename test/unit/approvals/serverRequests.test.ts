@@ -1,10 +1,15 @@
 // The approvals core over real connections: ClientConnection with NDJSON on in-memory pipes, the
 // real LoadedThreads, broker and gate. The test plays the clients.
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ActiveTurn } from '../../../server/agent/activeTurn';
 import { TurnEmitter } from '../../../server/agent/turnEmitter';
 import { Approvals } from '../../../server/approvals/approvals';
+import { ExecpolicyRules } from '../../../server/approvals/execpolicyRules';
+import { parseCommandLine } from '../../../server/exec/commandLine';
 import { createLogger } from '../../../server/log';
 import { ClientConnection } from '../../../server/rpc/clientConnection';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../server/rpc/ndjson';
@@ -84,10 +89,9 @@ const flagsSeen = (client: TestClient) =>
 function setUp(clients = 1) {
   const logLines: string[] = [];
   const loaded = new LoadedThreads();
-  const approvals = new Approvals(
-    loaded,
-    createLogger('debug', (line) => logLines.push(line)),
-  );
+  const log = createLogger('debug', (line) => logLines.push(line));
+  const home = mkdtempSync(join(tmpdir(), 'threadline-approvals-'));
+  const approvals = new Approvals(loaded, log, new ExecpolicyRules(home, log));
   const peers = Array.from({ length: clients }, () => new TestClient(logLines));
   for (const peer of peers) loaded.subscribe(THREAD, peer.connection);
   loaded.setStatus(THREAD, { type: 'active', activeFlags: [] });
@@ -100,13 +104,13 @@ function setUp(clients = 1) {
     turnCompleted: async () => {},
   };
   const turn = new ActiveTurn(new TurnEmitter(THREAD, 'turn-1', notifier, journal));
-  return { loaded, approvals, peers, turn, gate: approvals.gateFor(turn), logLines };
+  return { loaded, approvals, peers, turn, gate: approvals.gateFor(turn), logLines, home };
 }
 
 const question = {
   itemId: 'item-1',
   command: 'git status --short',
-  argv: ['git', 'status', '--short'],
+  line: parseCommandLine('git status --short'),
   cwd: '/repo',
   commandActions: [{ type: 'unknown' as const, command: 'git status --short' }],
   reason: null,
@@ -156,21 +160,24 @@ describe('the approvals core', () => {
     assert.equal(logLines.filter((l) => l.includes('unknown or already answered request')).length, 2);
   });
 
-  it('remembers acceptForSession as a command prefix, and an execpolicy amendment too', async () => {
-    const { peers, gate } = setUp();
+  it('remembers acceptForSession as a command prefix, and an execpolicy amendment for good', async () => {
+    const { peers, gate, home } = setUp();
     const client = peers[0]!;
-    assert.equal(gate.commandAllowedForSession(question.argv), false);
+    const allowed = (line: string) => gate.commandAllowedForSession(parseCommandLine(line));
+    assert.equal(await allowed('git status --short'), false);
     const first = gate.command(question);
     const ask = await client.next((m) => m.method === 'item/commandExecution/requestApproval');
     client.answer(ask.id, { decision: 'acceptForSession' });
     assert.deepEqual(await first, { outcome: 'accept', forSession: true });
-    assert.equal(gate.commandAllowedForSession(['git', 'status', '--short', '.']), true);
-    assert.equal(gate.commandAllowedForSession(['git', 'status']), false);
+    assert.equal(await allowed('git status --short .'), true);
+    assert.equal(await allowed('git status'), false);
 
     const second = gate.command({
       ...question,
       itemId: 'item-2',
-      proposedExecpolicyAmendment: ['npm', 'test'],
+      command: 'cd app && npm test',
+      line: parseCommandLine('cd app && npm test'),
+      offerAmendment: true,
     });
     const ask2 = await client.next(
       (m) => m.method === 'item/commandExecution/requestApproval' && m.params!.itemId === 'item-2',
@@ -183,7 +190,11 @@ describe('the approvals core', () => {
       decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['npm', 'test'] } },
     });
     assert.equal((await second).outcome, 'accept');
-    assert.equal(gate.commandAllowedForSession(['npm', 'test', '--', '--grep', 'x']), true);
+    assert.equal(await allowed('npm test -- --grep x'), true);
+    assert.equal(
+      readFileSync(join(home, 'rules', 'default.rules'), 'utf8'),
+      'prefix_rule(pattern=["npm","test"], decision="allow")\n',
+    );
   });
 
   it('remembers a file change accepted for the session by root, or by its files', async () => {
