@@ -7,6 +7,7 @@ import { App } from './App';
 import { HostContext, StoreContext } from './components/hooks';
 import { Host, type VsCodeApi } from './host';
 import { ConversationStore } from './store/store';
+import { warmUpWhenIdle } from './warmUp';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -32,3 +33,4 @@ if (container) {
   );
 }
 host.post({ type: 'ready', threadId: host.state.threadId });
+warmUpWhenIdle();

@@ -3,7 +3,7 @@
 import { memo } from 'react';
 import { countDiff } from './items/FileChange';
 import { explainError } from './errorText';
-import { formatTokens } from './fields';
+import { formatClock, formatTokens } from './fields';
 import { useHost, useView } from './hooks';
 import { StatusBadge } from './items/status';
 
@@ -17,9 +17,7 @@ export const TurnHeader = memo(function TurnHeader({ turnId }: { turnId: string 
     <div className="tl-turn" data-turn-id={turnId} data-turn-status={turn.status}>
       <div className="tl-turn-head">
         <StatusBadge status={turn.status} durationMs={turn.durationMs ?? undefined} />
-        {turn.startedAt !== null && (
-          <span className="tl-muted">{new Date(turn.startedAt * 1000).toLocaleTimeString()}</span>
-        )}
+        {turn.startedAt !== null && <span className="tl-muted">{formatClock(turn.startedAt)}</span>}
         {turn.usage && (
           <span className="tl-muted" title={`${turn.usage.inputTokens} in, ${turn.usage.outputTokens} out`}>
             {formatTokens(turn.usage.totalTokens)} tokens

@@ -20,23 +20,24 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
+/** Most used in model output first: the idle warm-up (warmUp.ts) compiles them in this order. */
 const languages = {
+  typescript,
+  javascript,
   bash,
+  python,
+  json,
+  diff,
+  rust,
+  go,
+  java,
   c,
   cpp,
   css,
-  diff,
-  go,
-  java,
-  javascript,
-  json,
-  markdown,
-  python,
-  rust,
-  sql,
-  typescript,
   xml,
   yaml,
+  sql,
+  markdown,
 };
 for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
 hljs.registerAliases(['sh', 'shell', 'zsh', 'console'], { languageName: 'bash' });
@@ -46,6 +47,8 @@ hljs.registerAliases(['py'], { languageName: 'python' });
 hljs.registerAliases(['html', 'svg'], { languageName: 'xml' });
 hljs.registerAliases(['yml'], { languageName: 'yaml' });
 hljs.registerAliases(['rs'], { languageName: 'rust' });
+
+export const highlightedLanguages = Object.keys(languages);
 
 /** Longer code is shown plain: highlighting it on every streamed frame would cost more than it shows. */
 const maxHighlighted = 20_000;

@@ -3,7 +3,7 @@
 // imported inside `before`, after the page is there.
 import { JSDOM } from 'jsdom';
 
-/** jsdom has no layout, so nothing resizes: the list measures through Virtuoso's test context instead. */
+/** jsdom has no layout, so nothing resizes: the list places its rows by their estimated heights. */
 class NoResizeObserver {
   observe(): void {}
   unobserve(): void {}
@@ -18,12 +18,6 @@ export function useDom(): void {
       url: 'http://127.0.0.1/',
       pretendToBeVisual: true,
     });
-    // jsdom does not scroll; the list waits for the scroll event of its first scrollTo before it shows rows.
-    const Event = dom.window.Event;
-    dom.window.Element.prototype.scrollTo = function (this: Element, options?: ScrollToOptions | number) {
-      if (typeof options === 'object' && options.top !== undefined) this.scrollTop = options.top;
-      this.dispatchEvent(new Event('scroll'));
-    };
     // jsdom has no innerText (it needs layout); the select elements read their options' labels with it.
     Object.defineProperty(dom.window.HTMLElement.prototype, 'innerText', {
       get(this: HTMLElement) {

@@ -2,7 +2,6 @@
 // API — and records what the webview posts. Imported only after useDom() has set up the page.
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { VirtuosoMockContext } from 'react-virtuoso';
 import type { ReactNode } from 'react';
 import { HostContext, StoreContext } from '../../../webview/components/hooks';
 import { Host, type VsCodeApi } from '../../../webview/host';
@@ -44,11 +43,9 @@ export class Page {
     await act(async () => {
       this.root ??= createRoot(this.container);
       this.root.render(
-        <VirtuosoMockContext.Provider value={{ viewportHeight: 2000, itemHeight: 40 }}>
-          <HostContext.Provider value={this.host}>
-            <StoreContext.Provider value={this.store}>{node}</StoreContext.Provider>
-          </HostContext.Provider>
-        </VirtuosoMockContext.Provider>,
+        <HostContext.Provider value={this.host}>
+          <StoreContext.Provider value={this.store}>{node}</StoreContext.Provider>
+        </HostContext.Provider>,
       );
     });
   }
