@@ -3,7 +3,7 @@
 // It positions itself in the same task that renders it — a thread opens at its last row in its first
 // frame, with no measuring pass first — and keeps the view still while rows above it change: either it
 // sticks to the end (following a streaming answer) or it keeps its top row where it was (paging older
-// turns in, a row above growing). Only the user's own scrolling lets go of the end.
+// turns in, a row above growing). Only moving the view up (wheel, keys, focus, find) lets go of the end.
 import {
   forwardRef,
   useCallback,
@@ -43,8 +43,6 @@ const estimatedHeight = 80;
 const overscan = 600;
 /** Closer to the end than this counts as at the end. */
 const endSlack = 40;
-/** Scrolling within this long after a wheel, key or pointer event is the user's own. */
-const userScrollMs = 1000;
 
 export const VirtualList = forwardRef(function VirtualList<T>(
   props: Props<T>,
@@ -67,7 +65,7 @@ export const VirtualList = forwardRef(function VirtualList<T>(
       ? { key: rowKey(rows[props.initialTopRow]), offset: 0 }
       : null,
   );
-  const lastUserInput = useRef(0);
+  const lastScrollTop = useRef(0);
   const callbacks = useRef(props);
   callbacks.current = props;
 
@@ -158,10 +156,13 @@ export const VirtualList = forwardRef(function VirtualList<T>(
     const el = scroller.current;
     if (!el) return;
     const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight <= endSlack;
-    const byUser = Date.now() - lastUserInput.current < userScrollMs;
-    const i = rowAt(layout.tops, el.scrollTop);
+    // Content growing below leaves the position as it was; anything that moved the view up (the
+    // user's wheel or keys, focus moving to a button above, find in page) lets go of the end.
+    const movedUp = el.scrollTop < lastScrollTop.current - 1;
+    lastScrollTop.current = el.scrollTop;
     if (atEnd && !sticking.current) setSticking(true);
-    else if (!atEnd && byUser && sticking.current) setSticking(false);
+    else if (!atEnd && movedUp && sticking.current) setSticking(false);
+    const i = rowAt(layout.tops, el.scrollTop);
     if (!sticking.current && rows[i])
       anchor.current = { key: rowKey(rows[i]), offset: el.scrollTop - layout.tops[i] };
     callbacks.current.onTopRowChange?.(sticking.current || !rows[i] ? null : i);
@@ -182,17 +183,12 @@ export const VirtualList = forwardRef(function VirtualList<T>(
     },
   }));
 
-  const userInput = () => (lastUserInput.current = Date.now());
   return (
     <div
       ref={scroller}
       className={props.className}
       style={{ overflowY: 'auto', overflowAnchor: 'none' }}
       onScroll={onScroll}
-      onWheel={userInput}
-      onKeyDown={userInput}
-      onPointerDown={userInput}
-      onTouchMove={userInput}
     >
       <div style={{ paddingTop: layout.tops[first], paddingBottom: layout.total - layout.tops[last + 1] }}>
         {rows.slice(first, last + 1).map((row) => {

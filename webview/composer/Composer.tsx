@@ -2,13 +2,21 @@
 // interrupts, `@` mentions workspace files, images come from the file picker or the clipboard. The
 // draft is kept per thread in the webview's saved state; nothing else ever writes into it except the
 // user's own "add to thread" commands, which append.
-import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type KeyboardEvent,
+} from 'react';
 import type { Model } from '../../server/protocol/modelMethods';
 import type { UserInput } from '../../server/protocol/userInput';
 import type { TurnOverrides } from '../messages';
 import { useHost, useView } from '../components/hooks';
 import { insertMention, mentionAt, type MentionQuery } from './mention';
-import { Pickers } from './Pickers';
+import { ModelPickers, PolicyPickers, policySummary, type PickerDefaults } from './Pickers';
 
 export function Composer({ threadId }: { threadId: string }) {
   const host = useHost();
@@ -22,8 +30,16 @@ export function Composer({ threadId }: { threadId: string }) {
   const [overrides, setOverrides] = useState<TurnOverrides>({});
   const [models, setModels] = useState<Model[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [policyOpen, setPolicyOpen] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentions(draft, input);
+  useGrowWithContent(input, draft);
+  const defaults: PickerDefaults | null = settings && {
+    model: settings.model,
+    effort: settings.reasoningEffort,
+    approvalPolicy: settings.approvalPolicy,
+    sandbox: settings.sandbox,
+  };
 
   const setDraft = useCallback(
     (text: string) => {
@@ -133,17 +149,16 @@ export function Composer({ threadId }: { threadId: string }) {
           {error}
         </div>
       )}
+      {policyOpen && defaults && (
+        <PolicyPickers value={overrides} defaults={defaults} onChange={setOverrides} />
+      )}
       <textarea
         ref={input}
         className="tl-input"
         aria-label={running ? 'Steer the running turn' : 'Message'}
-        placeholder={
-          running
-            ? 'Steer the agent… (Enter to send)'
-            : 'Ask Threadline… (@ to mention a file, Shift+Enter for a new line)'
-        }
+        placeholder={running ? 'Steer the agent…' : 'Ask Threadline… (@ mentions a file)'}
         value={draft}
-        rows={3}
+        rows={1}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
         onKeyUp={() => mentions.update()}
@@ -151,18 +166,20 @@ export function Composer({ threadId }: { threadId: string }) {
         onPaste={onPaste}
       />
       <div className="tl-composer-bar">
-        {settings && (
-          <Pickers
-            models={models}
-            value={overrides}
-            defaults={{
-              model: settings.model,
-              effort: settings.reasoningEffort,
-              approvalPolicy: settings.approvalPolicy,
-              sandbox: settings.sandbox,
-            }}
-            onChange={setOverrides}
-          />
+        {defaults && (
+          <ModelPickers models={models} value={overrides} defaults={defaults} onChange={setOverrides} />
+        )}
+        {defaults && (
+          <button
+            type="button"
+            className="tl-icon-button"
+            aria-label="Approvals and sandbox"
+            aria-expanded={policyOpen}
+            title={policySummary(overrides, defaults)}
+            onClick={() => setPolicyOpen((open) => !open)}
+          >
+            <span className="codicon codicon-shield" aria-hidden="true" />
+          </button>
         )}
         <span className="tl-spacer" />
         <button
@@ -178,6 +195,7 @@ export function Composer({ threadId }: { threadId: string }) {
           <button
             type="button"
             className="tl-button tl-secondary"
+            title="Stop the running turn"
             onClick={() =>
               void host
                 .request('interruptTurn', { threadId, turnId: running })
@@ -187,12 +205,36 @@ export function Composer({ threadId }: { threadId: string }) {
             <span className="codicon codicon-debug-stop" aria-hidden="true" /> Stop
           </button>
         )}
-        <button type="submit" className="tl-button" disabled={!draft.trim() && images.length === 0}>
-          <span className="codicon codicon-send" aria-hidden="true" /> {running ? 'Steer' : 'Send'}
+        <button
+          type="submit"
+          className="tl-button tl-send"
+          aria-label={running ? 'Steer' : 'Send'}
+          title={running ? 'Steer (Enter)' : 'Send (Enter); Shift+Enter for a new line'}
+          disabled={!draft.trim() && images.length === 0}
+        >
+          <span className="codicon codicon-send" aria-hidden="true" />
         </button>
       </div>
     </form>
   );
+}
+
+/**
+ * The input grows with its text up to its CSS max-height, then scrolls. While it is measured at its
+ * natural height the composer keeps its size: a composer shrinking for that moment would let the list
+ * above grow and clamp its scroll position, which reads as the user scrolling up.
+ */
+function useGrowWithContent(input: React.RefObject<HTMLTextAreaElement | null>, text: string): void {
+  useLayoutEffect(() => {
+    const el = input.current;
+    const form = el?.parentElement;
+    if (!el || !form) return;
+    form.style.minHeight = `${form.offsetHeight}px`;
+    el.style.height = 'auto';
+    const border = el.offsetHeight - el.clientHeight;
+    el.style.height = `${el.scrollHeight + border}px`;
+    form.style.minHeight = '';
+  }, [input, text]);
 }
 
 /** The `@` file list: asks the host for ranked paths as the query changes; arrows, Enter/Tab, Escape. */

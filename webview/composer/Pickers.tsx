@@ -1,5 +1,6 @@
-// The composer's pickers: model and reasoning effort (from model/list), approval policy and sandbox.
-// Each choice applies to the next turns of this thread; "default" defers to the thread's settings.
+// The composer's pickers: model and reasoning effort (from model/list) in its bar, approval policy and
+// sandbox in the panel its shield button opens (they change rarely; the bar stays one row in a narrow
+// side bar). Each choice applies to the next turns of this thread; unset defers to the thread's settings.
 // Single components, not the barrel: the barrel defines every element (≈200 KiB) on import.
 import VscodeOption from '@vscode-elements/react-elements/dist/components/VscodeOption.js';
 import VscodeSingleSelect from '@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js';
@@ -18,14 +19,20 @@ const sandboxes = [
   ['danger-full-access', 'Full access'],
 ] as const;
 
+export interface PickerDefaults {
+  model: string;
+  effort: string | null;
+  approvalPolicy: string;
+  sandbox: string;
+}
+
 interface Props {
-  models: Model[];
   value: TurnOverrides;
-  defaults: { model: string; effort: string | null; approvalPolicy: string; sandbox: string };
+  defaults: PickerDefaults;
   onChange: (value: TurnOverrides) => void;
 }
 
-export function Pickers({ models, value, defaults, onChange }: Props) {
+export function ModelPickers({ models, value, defaults, onChange }: Props & { models: Model[] }) {
   const modelId = value.model ?? defaults.model;
   const model = models.find((m) => m.model === modelId || m.id === modelId);
   const efforts = model?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
@@ -57,30 +64,50 @@ export function Pickers({ models, value, defaults, onChange }: Props) {
           ))}
         </Select>
       )}
-      <Select
-        label="Approval policy"
-        value={value.approvalPolicy ?? defaults.approvalPolicy}
-        onChange={(v) => onChange({ ...value, approvalPolicy: v })}
-      >
-        {approvals.map(([id, label]) => (
-          <VscodeOption key={id} value={id}>
-            {label}
-          </VscodeOption>
-        ))}
-      </Select>
-      <Select
-        label="Sandbox"
-        value={value.sandbox ?? defaults.sandbox}
-        onChange={(v) => onChange({ ...value, sandbox: v })}
-      >
-        {sandboxes.map(([id, label]) => (
-          <VscodeOption key={id} value={id}>
-            {label}
-          </VscodeOption>
-        ))}
-      </Select>
     </div>
   );
+}
+
+export function PolicyPickers({ value, defaults, onChange }: Props) {
+  return (
+    <div className="tl-policy" role="group" aria-label="Approvals and sandbox">
+      <div className="tl-policy-row">
+        <span>Approvals</span>
+        <Select
+          label="Approval policy"
+          value={value.approvalPolicy ?? defaults.approvalPolicy}
+          onChange={(v) => onChange({ ...value, approvalPolicy: v })}
+        >
+          {approvals.map(([id, label]) => (
+            <VscodeOption key={id} value={id}>
+              {label}
+            </VscodeOption>
+          ))}
+        </Select>
+      </div>
+      <div className="tl-policy-row">
+        <span>Sandbox</span>
+        <Select
+          label="Sandbox"
+          value={value.sandbox ?? defaults.sandbox}
+          onChange={(v) => onChange({ ...value, sandbox: v })}
+        >
+          {sandboxes.map(([id, label]) => (
+            <VscodeOption key={id} value={id}>
+              {label}
+            </VscodeOption>
+          ))}
+        </Select>
+      </div>
+    </div>
+  );
+}
+
+/** The shield button's tooltip: what the next turn runs with. */
+export function policySummary(value: TurnOverrides, defaults: PickerDefaults): string {
+  const approval = approvals.find(([id]) => id === (value.approvalPolicy ?? defaults.approvalPolicy));
+  const sandbox = sandboxes.find(([id]) => id === (value.sandbox ?? defaults.sandbox));
+  return `Approvals: ${approval?.[1] ?? defaults.approvalPolicy}; sandbox: ${sandbox?.[1] ?? defaults.sandbox}`;
 }
 
 function Select({
