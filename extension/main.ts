@@ -5,6 +5,7 @@ import { accountCommands } from './account/accountCommands';
 import { ProviderKeys } from './account/providerKeys';
 import { FileChangeReviews } from './approvals/fileChangeReviews';
 import { PendingApprovals } from './approvals/pendingApprovals';
+import { PromptAlerts } from './approvals/promptAlerts';
 import { registerConversation } from './conversation/conversationViews';
 import { serverVersion } from './server/serverVersion';
 import { ServerStatus } from './server/serverStatus';
@@ -19,6 +20,7 @@ export interface ThreadlineApi {
   threads: ThreadsView;
   approvals: PendingApprovals;
   reviews: FileChangeReviews;
+  alerts: PromptAlerts;
 }
 
 export function activate(context: vscode.ExtensionContext): ThreadlineApi {
@@ -26,14 +28,16 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
   const keys = new ProviderKeys(context.secrets, context.globalState);
   // The first launch waits for the stored keys, so the server starts with them in its environment.
   server.prepare(keys.env().then((env) => server?.setProviderKeys(env)));
-  const threads = new ThreadsView(server, context.workspaceState);
   const approvals = new PendingApprovals(server);
+  const threads = new ThreadsView(server, context.workspaceState, approvals);
   const reviews = new FileChangeReviews(server, approvals);
+  const alerts = new PromptAlerts(approvals, reviews);
   context.subscriptions.push(
     server,
     threads,
     approvals,
     reviews,
+    alerts,
     new ServerStatus(server),
     ...accountCommands(server, keys),
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
@@ -41,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
     ...registerConversation(context, server, approvals),
   );
-  return { server, threads, approvals, reviews };
+  return { server, threads, approvals, reviews, alerts };
 }
 
 /** VS Code waits for this (it disposes the subscriptions afterwards): the server child exits cleanly. */

@@ -38,7 +38,6 @@ export class FileChangeReviews implements vscode.Disposable {
     private readonly server: ThreadlineServer,
     private readonly approvals: PendingApprovals,
   ) {
-    const itemKey = (threadId: string, itemId: string) => `${threadId}\n${itemId}`;
     this.disposables.push(
       this.documents,
       server.onNotification('item/started', ({ threadId, item }) => {
@@ -62,6 +61,11 @@ export class FileChangeReviews implements vscode.Disposable {
       ),
       vscode.commands.registerCommand('threadline.approval.openDiff', (key: string) => this.open(key)),
     );
+  }
+
+  /** The files a file-change prompt would change (as its item names them). */
+  pathsOf(prompt: PendingPrompt): string[] {
+    return (this.changes.get(itemKey(prompt.threadId, prompt.itemId)) ?? []).map((c) => c.path);
   }
 
   /** The diff tabs of a pending request (tests and the conversation view look at them). */
@@ -165,6 +169,8 @@ export class FileChangeReviews implements vscode.Disposable {
     return vscode.commands.executeCommand('setContext', pendingUrisKey, uris);
   }
 }
+
+const itemKey = (threadId: string, itemId: string) => `${threadId}\n${itemId}`;
 
 /** Our server advertises that it takes edited answers (`threadline.acceptWithEdits` in initialize). */
 function takesEdits(server: ThreadlineServer): boolean {

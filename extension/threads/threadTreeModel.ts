@@ -94,14 +94,18 @@ export class ThreadTreeModel {
     return this.nodes.get(threadId);
   }
 
-  /** Threads waiting for the user's approval (the view's badge). */
-  waitingCount(): number {
-    let count = 0;
+  /**
+   * Threads waiting for the user's approval (the view's badge): by their status, and those in
+   * `alsoWaiting` (the prompts the client holds, whatever their thread's status says).
+   */
+  waitingCount(alsoWaiting: Iterable<string> = []): number {
+    const waiting = new Set(alsoWaiting);
     for (const { thread } of this.nodes.values()) {
       const { status } = thread;
-      if (status.type === 'active' && status.activeFlags.includes('waitingOnApproval')) count++;
+      if (status.type === 'active' && status.activeFlags.includes('waitingOnApproval'))
+        waiting.add(thread.id);
     }
-    return count;
+    return waiting.size;
   }
 
   async loadMore(section: SectionId): Promise<void> {

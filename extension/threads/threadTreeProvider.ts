@@ -28,8 +28,15 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     private readonly model: ThreadTreeModel,
     /** Told after each listing of the root whether it failed. */
     private readonly rootListed: (error: string | undefined) => void,
+    /** Whether the client holds a prompt of this thread (its status may not say so yet, or at all). */
+    private readonly hasPrompt: (threadId: string) => boolean,
   ) {
     this.unsubscribe = model.onDidChange((nodes) => this.changed.fire(nodes));
+  }
+
+  /** Redraws a node whose look changed outside the model (a prompt arrived or settled). */
+  refresh(node: TreeNode): void {
+    this.changed.fire(node);
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -71,14 +78,14 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   private threadItem(node: ThreadNode): vscode.TreeItem {
     const { thread } = node;
-    const look = statusLook(thread.status);
+    const look = this.hasPrompt(thread.id) && !node.archived ? 'waiting' : statusLook(thread.status);
     const item = new vscode.TreeItem(threadLabel(thread));
     item.id = `thread:${thread.id}`;
     const when = relativeTime(thread.updatedAt, new Date());
     item.description = statusText[look] ? `${statusText[look]} · ${when}` : when;
     item.iconPath = node.archived ? new vscode.ThemeIcon('archive') : icons[look];
     item.contextValue = node.archived ? 'thread.archived' : 'thread';
-    item.tooltip = tooltip(node);
+    item.tooltip = tooltip(node, look);
     item.accessibilityInformation = { label: `${threadLabel(thread)}, ${item.description}` };
     item.command = { command: 'threadline.openFromTree', title: 'Open', arguments: [thread.id] };
     return item;
@@ -90,7 +97,7 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 }
 
-function tooltip({ thread, archived }: ThreadNode): vscode.MarkdownString {
+function tooltip({ thread, archived }: ThreadNode, look: StatusLook): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.supportThemeIcons = true;
   if (thread.name) md.appendMarkdown(`**${escape(thread.name)}**\n\n`);
@@ -103,6 +110,7 @@ function tooltip({ thread, archived }: ThreadNode): vscode.MarkdownString {
     ['ID', thread.id],
   ];
   if (archived) rows.unshift(['', '$(archive) Archived']);
+  else if (look === 'waiting') rows.unshift(['', '$(bell-dot) Waiting for your approval']);
   md.appendMarkdown(rows.map(([k, v]) => (k ? `${k}: \`${v.replace(/`/g, "'")}\`` : v)).join('  \n'));
   return md;
 }

@@ -1,6 +1,7 @@
 // The Threads view: the tree model fed by the shared server, its TreeView (badge, multi-select), the
 // workspace/all toggle, and the view's own commands.
 import * as vscode from 'vscode';
+import type { PendingApprovals } from '../approvals/pendingApprovals';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { openThread, threadCommands } from './threadCommands';
 import { searchThreads } from './threadSearch';
@@ -18,12 +19,14 @@ function workspaceFolders(): string[] | undefined {
 export class ThreadsView implements vscode.Disposable {
   readonly model: ThreadTreeModel;
   readonly view: vscode.TreeView<unknown>;
+  readonly provider: ThreadTreeProvider;
   private showAll = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     server: ThreadlineServer,
     private readonly state: vscode.Memento,
+    private readonly approvals: PendingApprovals,
   ) {
     this.showAll = state.get<boolean>(SHOW_ALL_KEY, false);
     this.model = new ThreadTreeModel(
@@ -33,11 +36,16 @@ export class ThreadsView implements vscode.Disposable {
       },
       { scope: () => (this.showAll ? undefined : workspaceFolders()) },
     );
-    const provider = new ThreadTreeProvider(this.model, (error) => {
-      // The welcome view shows the error (with Show Log) instead of "No threads yet".
-      void vscode.commands.executeCommand('setContext', 'threadline.threadsError', error !== undefined);
-      if (error) server.log.error(`listing threads failed: ${error}`);
-    });
+    const provider = new ThreadTreeProvider(
+      this.model,
+      (error) => {
+        // The welcome view shows the error (with Show Log) instead of "No threads yet".
+        void vscode.commands.executeCommand('setContext', 'threadline.threadsError', error !== undefined);
+        if (error) server.log.error(`listing threads failed: ${error}`);
+      },
+      (threadId) => approvals.list(threadId).length > 0,
+    );
+    this.provider = provider;
     const view = vscode.window.createTreeView(THREADS_VIEW, {
       treeDataProvider: provider,
       canSelectMany: true,
@@ -52,6 +60,11 @@ export class ThreadsView implements vscode.Disposable {
         if (this.model.apply(method, params)) this.updateBadge();
       }),
       server.onRestarted(() => this.model.reset()),
+      approvals.onDidChange(({ added, settled }) => {
+        const node = this.model.thread((added ?? settled?.prompt)!.threadId);
+        if (node) provider.refresh(node);
+        this.updateBadge();
+      }),
       // A server that stopped for good: the tree empties so its welcome view tells why.
       server.onStateChange((state) => state === 'failed' && this.model.reset()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
@@ -85,7 +98,7 @@ export class ThreadsView implements vscode.Disposable {
   }
 
   private updateBadge(): void {
-    const waiting = this.model.waitingCount();
+    const waiting = this.model.waitingCount(this.approvals.list().map((p) => p.threadId));
     this.view.badge = waiting
       ? { value: waiting, tooltip: `${waiting} thread${waiting === 1 ? '' : 's'} waiting for approval` }
       : undefined;

@@ -233,4 +233,39 @@ describe('approvals in the editor', function () {
       assert.equal(existsSync(marker), runs);
     });
   }
+
+  it('queues prompts of two threads: counted in the status bar, the tree and the badge, notified, each answered once', async () => {
+    const { approvals, alerts, threads } = await threadlineApi();
+    const first = await turn([execCall('touch approvals/first.marker')]);
+    await waitFor(() => approvals.list(first.threadId).length === 1, 10_000);
+    const second = await turn([execCall('touch approvals/second.marker'), done, done]);
+    await waitFor(() => approvals.list(second.threadId).length === 1, 10_000);
+    const keys = approvals.list().map((p) => p.key);
+    assert.deepEqual(
+      approvals.list().map((p) => p.threadId),
+      [first.threadId, second.threadId],
+      'oldest first',
+    );
+    assert.equal(alerts.statusText, '$(bell) Threadline: waiting for approval (2)');
+    assert.ok(
+      keys.every((key) => alerts.notified.includes(key)),
+      'no view shows these threads: notified',
+    );
+    await waitFor(() => threads.model.thread(second.threadId) !== undefined);
+    const item = threads.provider.getTreeItem(threads.model.thread(second.threadId)!) as vscode.TreeItem;
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'bell-dot');
+    assert.match(String(item.description), /^waiting for your approval/);
+    assert.ok(((threads.view.badge?.value ?? 0) as number) >= 2);
+
+    for (const key of keys)
+      assert.equal(approvals.answer<'commandExecution'>(key, { decision: 'decline' }), true);
+    for (const key of keys)
+      assert.equal(approvals.answer<'commandExecution'>(key, { decision: 'accept' }), false);
+    await first.completed();
+    await second.completed();
+    assert.equal(alerts.statusText, undefined);
+    const after = threads.provider.getTreeItem(threads.model.thread(second.threadId)!) as vscode.TreeItem;
+    assert.notEqual((after.iconPath as vscode.ThemeIcon).id, 'bell-dot');
+    assert.equal(existsSync(join(dir, 'first.marker')) || existsSync(join(dir, 'second.marker')), false);
+  });
 });

@@ -1,0 +1,127 @@
+// Keeps a waiting prompt from going unnoticed: a notification with the prompt's actions when nobody can
+// see it (the window is not focused, or no visible conversation view shows its thread), and a status
+// bar item while any prompt waits, which brings the oldest one up.
+import * as vscode from 'vscode';
+import type { FileChangeReviews } from './fileChangeReviews';
+import type { PendingApprovals, PendingPrompt, PromptResult } from './pendingApprovals';
+
+type Action<R> = { label: string; run: () => R };
+
+export class PromptAlerts implements vscode.Disposable {
+  /** The keys of prompts a notification was shown for (the in-editor tests read it). */
+  readonly notified: string[] = [];
+  private readonly item = vscode.window.createStatusBarItem(
+    'threadline.approvals',
+    vscode.StatusBarAlignment.Left,
+    50,
+  );
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly approvals: PendingApprovals,
+    private readonly reviews: FileChangeReviews,
+  ) {
+    this.item.name = 'Threadline Approvals';
+    this.item.command = 'threadline.approval.showOldest';
+    this.disposables.push(
+      this.item,
+      approvals.onDidChange(({ added }) => {
+        this.update();
+        if (added && !approvals.isVisible(added.threadId)) void this.notify(added);
+      }),
+      vscode.commands.registerCommand('threadline.approval.showOldest', () => this.showOldest()),
+    );
+    this.update();
+  }
+
+  /** What the status bar item says; undefined while it is hidden. */
+  get statusText(): string | undefined {
+    return this.approvals.list().length > 0 ? this.item.text : undefined;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private update(): void {
+    const waiting = this.approvals.list();
+    if (waiting.length === 0) {
+      this.item.hide();
+      return;
+    }
+    const approvals = waiting.filter((p) => p.kind !== 'userInput').length;
+    const what = approvals === waiting.length ? 'approval' : approvals === 0 ? 'your answer' : 'you';
+    this.item.text = `$(bell) Threadline: waiting for ${what} (${waiting.length})`;
+    this.item.tooltip = waiting.map((p) => this.describe(p)).join('\n');
+    this.item.show();
+  }
+
+  private async showOldest(): Promise<void> {
+    const [oldest] = this.approvals.list();
+    if (!oldest) return;
+    await vscode.commands.executeCommand('threadline.openThread', oldest.threadId);
+    if (oldest.kind === 'fileChange') await this.reviews.open(oldest.key);
+  }
+
+  private async notify(prompt: PendingPrompt): Promise<void> {
+    this.notified.push(prompt.key);
+    const actions = this.actionsFor(prompt);
+    const picked = await vscode.window.showInformationMessage(
+      this.describe(prompt),
+      ...actions.map((a) => a.label),
+    );
+    await actions.find((a) => a.label === picked)?.run();
+  }
+
+  private actionsFor(prompt: PendingPrompt): Action<unknown>[] {
+    const { key, threadId } = prompt;
+    const decide = (label: string, decision: 'accept' | 'acceptForSession' | 'decline' | 'cancel') => ({
+      label,
+      run: () => this.approvals.answer(key, { decision } satisfies PromptResult<'fileChange'>),
+    });
+    const openThread = () => vscode.commands.executeCommand('threadline.openThread', threadId);
+    switch (prompt.kind) {
+      case 'commandExecution':
+        return prompt.params.networkApprovalContext
+          ? [
+              decide('Allow', 'accept'),
+              decide('Allow for Session', 'acceptForSession'),
+              decide('Deny', 'decline'),
+              decide('Cancel Turn', 'cancel'),
+            ]
+          : [
+              decide('Run', 'accept'),
+              decide('Run for Session', 'acceptForSession'),
+              decide('Decline', 'decline'),
+              decide('Cancel Turn', 'cancel'),
+            ];
+      case 'fileChange':
+        return [
+          { label: 'Open Diff', run: () => openThread().then(() => this.reviews.open(key)) },
+          decide('Accept', 'accept'),
+          decide('Decline', 'decline'),
+        ];
+      case 'userInput':
+        return [{ label: 'Answer…', run: openThread }];
+    }
+  }
+  /** One line saying what a prompt asks. */
+  private describe(prompt: PendingPrompt): string {
+    switch (prompt.kind) {
+      case 'commandExecution': {
+        const { networkApprovalContext: network, command } = prompt.params;
+        if (network) return `Threadline asks for network access to ${network.host} (${network.protocol}).`;
+        return `Threadline wants to run: ${command ?? 'a command'}`;
+      }
+      case 'fileChange': {
+        const paths = this.reviews.pathsOf(prompt).map((p) => vscode.workspace.asRelativePath(p, false));
+        const files = paths.length === 1 ? paths[0] : `${paths.length} files: ${paths.join(', ')}`;
+        return `Threadline wants to change ${files}${prompt.params.reason ? ` (${prompt.params.reason})` : ''}`;
+      }
+      case 'userInput': {
+        const [first] = prompt.params.questions;
+        return `Threadline asks: ${first?.question ?? 'a question'}`;
+      }
+    }
+  }
+}
