@@ -2,29 +2,10 @@
 // composer, the answer streaming in from the scripted model server, a file change and the turn's
 // changes, Stop on a running turn, and the conversation and an unsent draft after "Reload Window".
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { useWorkbench } from '../harness/uiFixture';
-import {
-  activityBarItem,
-  runCommand,
-  screenshot,
-  setColorTheme,
-  sideBarIdle,
-  view,
-} from '../harness/workbench';
-
-const extensionId = 'threadline-dev.threadline';
-
-/** The Conversation view's page, or an editor tab's (panels carry no `purpose` in their frame's URL). */
-function conversation(page: Page, where: 'view' | 'panel' = 'view'): FrameLocator {
-  const purpose = where === 'view' ? '[src*="purpose=webviewView"]' : ':not([src*="purpose="])';
-  return page
-    .frameLocator(`iframe.webview[src*="extensionId=${extensionId}"]${purpose}`)
-    .frameLocator('iframe#active-frame');
-}
+import { activityBarItem, runCommand, screenshot, setColorTheme, view } from '../harness/workbench';
+import { conversation, newThread as openNewThread, send, useScriptedModel } from './conversationPage';
 
 const patch = [
   '*** Begin Patch',
@@ -39,38 +20,9 @@ describe('the conversation view (installed .vsix)', function () {
   this.timeout(120_000);
   const wb = useWorkbench({ 'README.md': '# Demo\n' });
   const model = useModelServer();
-
-  before(() => {
-    // The extension's server reads this on its first start: every turn goes to the scripted model server,
-    // writes inside the workspace go ahead without asking.
-    const config = [
-      'model = "test-model"',
-      'model_provider = "scripted"',
-      'approval_policy = "never"',
-      'sandbox_mode = "workspace-write"',
-      '[model_providers.scripted]',
-      'name = "Scripted"',
-      `base_url = "${model.baseUrl}"`,
-      'wire_api = "responses"',
-      '',
-    ];
-    writeFileSync(join(wb.home, 'config.toml'), config.join('\n'));
-  });
-
-  async function newThread(): Promise<FrameLocator> {
-    await activityBarItem(wb.page, 'Threadline').click();
-    await sideBarIdle(wb.page);
-    await runCommand(wb.page, 'Threadline: New Thread');
-    const frame = conversation(wb.page);
-    await frame.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 30_000 });
-    return frame;
-  }
-
-  async function send(frame: FrameLocator, text: string): Promise<void> {
-    const input = frame.getByRole('textbox', { name: 'Message' });
-    await input.fill(text);
-    await input.press('Enter');
-  }
+  // Writes inside the workspace go ahead without asking.
+  useScriptedModel(wb, () => model.baseUrl, { approval: 'never', sandbox: 'workspace-write' });
+  const newThread = () => openNewThread(wb.page);
 
   it('streams the answer, shows the file change and the turn’s changes, in light and dark', async () => {
     model.script({

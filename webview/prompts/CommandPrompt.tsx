@@ -18,6 +18,7 @@ export function CommandPrompt({ prompt, position, answer, cardRef }: CardProps<'
       position={position}
       keys={choiceKeys(choices, choose)}
       cardRef={cardRef}
+      actions={<ChoiceButtons choices={choices} onChoose={choose} />}
     >
       {params.command && (
         <pre className="tl-prompt-command" aria-label="Command">
@@ -39,7 +40,6 @@ export function CommandPrompt({ prompt, position, answer, cardRef }: CardProps<'
           ))}
         </ul>
       )}
-      <ChoiceButtons choices={choices} onChoose={choose} />
     </PromptCard>
   );
 }

@@ -24,6 +24,7 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
       position={position}
       keys={choiceKeys(choices, choose)}
       cardRef={cardRef}
+      actions={<ChoiceButtons choices={choices} onChoose={choose} />}
     >
       <ul className="tl-prompt-files" aria-label="Files">
         {changes.map((change, index) => {
@@ -43,16 +44,13 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
           Accept for session also allows writes under <code>{prompt.params.grantRoot}</code>.
         </p>
       )}
-      <div className="tl-prompt-buttons">
-        <button
-          type="button"
-          className="tl-link-button"
-          onClick={() => host.post({ type: 'openPromptDiff', key: prompt.key })}
-        >
-          <span className="codicon codicon-diff" aria-hidden="true" /> Open diff
-        </button>
-      </div>
-      <ChoiceButtons choices={choices} onChoose={choose} />
+      <button
+        type="button"
+        className="tl-link-button tl-prompt-open-diff"
+        onClick={() => host.post({ type: 'openPromptDiff', key: prompt.key })}
+      >
+        <span className="codicon codicon-diff" aria-hidden="true" /> Open diff
+      </button>
     </PromptCard>
   );
 }

@@ -11,10 +11,13 @@ export interface PromptCardProps {
   position?: string;
   keys: Partial<Record<Shortcut, () => void>>;
   cardRef?: Ref<HTMLElement>;
+  /** What is asked; scrolls when long, so the answers below it stay in view. */
   children: ReactNode;
+  /** The answer buttons, always visible. */
+  actions: ReactNode;
 }
 
-export function PromptCard({ icon, title, position, keys, cardRef, children }: PromptCardProps) {
+export function PromptCard({ icon, title, position, keys, cardRef, children, actions }: PromptCardProps) {
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.nativeEvent.isComposing) return;
     const target = event.target as HTMLElement;
@@ -41,12 +44,24 @@ export function PromptCard({ icon, title, position, keys, cardRef, children }: P
         <span className="tl-prompt-heading">{title}</span>
         {position && <span className="tl-prompt-count">{position}</span>}
       </div>
-      {children}
+      <div className="tl-prompt-body">{children}</div>
+      {actions}
     </section>
   );
 }
 
-const keyNames: Record<Shortcut, string> = { Enter: '⏎', Escape: 'Esc', S: 'S', A: 'A', D: 'D', C: 'C' };
+const keyNames: Record<Shortcut, string> = { Enter: 'Enter', Escape: 'Esc', S: 'S', A: 'A', D: 'D', C: 'C' };
+
+/** A key as the button shows it (Enter as its symbol, which every font has in the codicons). */
+export function KeyHint({ shortcut }: { shortcut: Shortcut }) {
+  return shortcut === 'Enter' ? (
+    <kbd aria-hidden="true">
+      <span className="codicon codicon-newline" />
+    </kbd>
+  ) : (
+    <kbd aria-hidden="true">{keyNames[shortcut]}</kbd>
+  );
+}
 
 /** The answer buttons, each with its shortcut shown and announced. */
 export function ChoiceButtons<D>({ choices, onChoose }: { choices: Choice<D>[]; onChoose: (d: D) => void }) {
@@ -61,7 +76,7 @@ export function ChoiceButtons<D>({ choices, onChoose }: { choices: Choice<D>[]; 
           onClick={() => onChoose(choice.decision)}
         >
           {choice.label}
-          {choice.shortcut && <kbd>{keyNames[choice.shortcut]}</kbd>}
+          {choice.shortcut && <KeyHint shortcut={choice.shortcut} />}
         </button>
       ))}
     </div>

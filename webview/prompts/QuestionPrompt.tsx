@@ -3,7 +3,7 @@
 // `isSecret` is. Submit sends every answer in the schema's shape.
 import { useState, type FormEvent } from 'react';
 import type { ToolRequestUserInputQuestion } from '../../server/protocol/toolCallItems';
-import { PromptCard } from './PromptCard';
+import { KeyHint, PromptCard } from './PromptCard';
 import type { CardProps } from './cardProps';
 
 /** The radio value of "my own answer". */
@@ -33,10 +33,31 @@ export function QuestionPrompt({ prompt, position, answer, cardRef }: CardProps<
       answers: Object.fromEntries(questions.map((q) => [q.id, { answers: [answerOf(q, answers[q.id])] }])),
     });
   };
+  const formId = `${prompt.key}:form`;
   const title = questions.length === 1 ? questions[0].header || 'The agent asks' : 'The agent asks';
   return (
-    <PromptCard icon="question" title={title} position={position} keys={{ Enter: submit }} cardRef={cardRef}>
-      <form className="tl-prompt-questions" onSubmit={submit}>
+    <PromptCard
+      icon="question"
+      title={title}
+      position={position}
+      keys={{ Enter: submit }}
+      cardRef={cardRef}
+      actions={
+        <div className="tl-prompt-buttons">
+          <button
+            type="submit"
+            form={formId}
+            className="tl-button"
+            disabled={!complete}
+            aria-keyshortcuts="Enter"
+          >
+            Submit
+            <KeyHint shortcut="Enter" />
+          </button>
+        </div>
+      }
+    >
+      <form id={formId} className="tl-prompt-questions" onSubmit={submit}>
         {questions.map((q) => {
           const name = `${prompt.key}:${q.id}`;
           const current = answers[q.id];
@@ -84,11 +105,6 @@ export function QuestionPrompt({ prompt, position, answer, cardRef }: CardProps<
             </fieldset>
           );
         })}
-        <div className="tl-prompt-buttons">
-          <button type="submit" className="tl-button" disabled={!complete} aria-keyshortcuts="Enter">
-            Submit<kbd>⏎</kbd>
-          </button>
-        </div>
       </form>
     </PromptCard>
   );

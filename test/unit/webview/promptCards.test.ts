@@ -99,7 +99,7 @@ describe('webview prompt cards (jsdom)', () => {
     assert.deepEqual(
       page.all('.tl-prompt button').map((b) => [b.textContent, b.getAttribute('aria-keyshortcuts')]),
       [
-        ['Run⏎', 'Enter'],
+        ['Run', 'Enter'],
         ['Always allow commands starting with `npm test`A', 'A'],
         ['Run for this sessionS', 'S'],
         ['DeclineEsc', 'Escape'],

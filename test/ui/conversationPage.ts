@@ -1,0 +1,55 @@
+// The conversation view as UI tests drive it: its page (the view's or an editor tab's), a new thread
+// opened from the command palette, a prompt sent from the composer, and a THREADLINE_HOME config that
+// sends every turn to the scripted model server.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import type { Workbench } from '../harness/uiFixture';
+import { activityBarItem, runCommand, sideBarIdle } from '../harness/workbench';
+
+const extensionId = 'threadline-dev.threadline';
+
+/** The Conversation view's page, or an editor tab's (panels carry no `purpose` in their frame's URL). */
+export function conversation(page: Page, where: 'view' | 'panel' = 'view'): FrameLocator {
+  const purpose = where === 'view' ? '[src*="purpose=webviewView"]' : ':not([src*="purpose="])';
+  return page
+    .frameLocator(`iframe.webview[src*="extensionId=${extensionId}"]${purpose}`)
+    .frameLocator('iframe#active-frame');
+}
+
+/** Written before the extension's server first starts: every turn goes to the scripted model server. */
+export function useScriptedModel(
+  wb: Workbench,
+  baseUrl: () => string,
+  policy: { approval: string; sandbox: string },
+): void {
+  before(() => {
+    const config = [
+      'model = "test-model"',
+      'model_provider = "scripted"',
+      `approval_policy = "${policy.approval}"`,
+      `sandbox_mode = "${policy.sandbox}"`,
+      '[model_providers.scripted]',
+      'name = "Scripted"',
+      `base_url = "${baseUrl()}"`,
+      'wire_api = "responses"',
+      '',
+    ];
+    writeFileSync(join(wb.home, 'config.toml'), config.join('\n'));
+  });
+}
+
+export async function newThread(page: Page): Promise<FrameLocator> {
+  await activityBarItem(page, 'Threadline').click();
+  await sideBarIdle(page);
+  await runCommand(page, 'Threadline: New Thread');
+  const frame = conversation(page);
+  await frame.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 30_000 });
+  return frame;
+}
+
+export async function send(frame: FrameLocator, text: string): Promise<void> {
+  const input = frame.getByRole('textbox', { name: 'Message' });
+  await input.fill(text);
+  await input.press('Enter');
+}

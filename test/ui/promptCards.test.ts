@@ -1,0 +1,96 @@
+// Prompt cards in the installed .vsix, against the real server and the scripted model: a command the
+// agent asks to run shows a card above the composer while the user types a draft; Run runs it, Decline
+// (from the keyboard) does not, and Stop takes the card of the interrupted turn away. The draft and the
+// composer's focus survive all of it.
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator } from 'playwright-core';
+import { useModelServer } from '../fixtures/modelServer/server';
+import { execCall } from '../helpers/commands';
+import { resultsPath } from '../harness/paths';
+import { useWorkbench } from '../harness/uiFixture';
+import { screenshot, setColorTheme } from '../harness/workbench';
+import { newThread, send, useScriptedModel } from './conversationPage';
+
+describe('prompt cards in the conversation view (installed .vsix)', function () {
+  this.timeout(120_000);
+  const wb = useWorkbench({ 'README.md': '# Demo\n' });
+  const model = useModelServer();
+  // Anything not on the known-safe list asks first.
+  useScriptedModel(wb, () => model.baseUrl, { approval: 'untrusted', sandbox: 'workspace-write' });
+
+  const card = (frame: FrameLocator) => frame.locator('.tl-prompt');
+  const composer = (frame: FrameLocator) => frame.getByRole('textbox', { name: /Message|Steer/ });
+  const outcome = (frame: FrameLocator) => frame.locator('.tl-prompt-outcome-label').last();
+  const composerHasFocus = (frame: FrameLocator) =>
+    composer(frame).evaluate((el) => el.ownerDocument.activeElement === el);
+
+  it('shows a command card above the composer while a draft is typed; Run runs it, the draft intact', async () => {
+    model.script(...execCall({ cmd: 'echo card-approved && touch ran.txt' }, 'Ran it.'));
+    const frame = await newThread(wb.page);
+    await send(frame, 'Make a file');
+    // The user starts the next message at once; the card arrives while they type.
+    const input = composer(frame);
+    await input.click();
+    await input.pressSequentially('a draft typed while the agent works', { delay: 40 });
+    await card(frame).waitFor({ timeout: 30_000 });
+    await input.pressSequentially(', still typing', { delay: 20 });
+    assert.equal(await input.inputValue(), 'a draft typed while the agent works, still typing');
+    assert.ok(await composerHasFocus(frame), 'the composer kept the focus');
+
+    const cardBox = (await card(frame).boundingBox())!;
+    const inputBox = (await input.boundingBox())!;
+    assert.ok(cardBox.y + cardBox.height <= inputBox.y, 'the card is above the composer');
+    assert.equal(
+      await card(frame).locator('.tl-prompt-command').textContent(),
+      'echo card-approved && touch ran.txt',
+    );
+    assert.equal(await card(frame).locator('.tl-prompt-heading').textContent(), 'Run this command?');
+    assert.equal(existsSync(join(wb.workspace, 'ran.txt')), false, 'nothing ran before the answer');
+    for (const kind of ['light', 'dark'] as const) {
+      await setColorTheme(wb.page, kind);
+      await screenshot(wb.page, `prompt-command-${kind}`);
+    }
+    await card(frame).screenshot({ path: resultsPath('ui', 'prompt-command-card.png') });
+
+    await card(frame).getByRole('button', { name: /^Run/ }).first().click();
+    const item = frame.locator('[data-item-type="commandExecution"]');
+    await item.locator('.tl-terminal', { hasText: 'card-approved' }).waitFor({ timeout: 30_000 });
+    await frame.getByText('Ran it.').waitFor({ timeout: 30_000 });
+    assert.equal(existsSync(join(wb.workspace, 'ran.txt')), true);
+    assert.equal(await card(frame).count(), 0);
+    assert.equal(await input.inputValue(), 'a draft typed while the agent works, still typing');
+    assert.deepEqual(wb.browser.consoleErrors, []);
+  });
+
+  it('declines from the keyboard: the command does not run', async () => {
+    model.script(...execCall({ cmd: 'touch declined.txt' }, 'Fine, I will not.'));
+    const frame = await newThread(wb.page);
+    await send(frame, 'Make another file');
+    await card(frame).waitFor({ timeout: 30_000 });
+    assert.ok(await composerHasFocus(frame), 'the card did not take the focus');
+    await card(frame).focus();
+    await wb.page.keyboard.press('Escape');
+    await frame.getByText('Fine, I will not.').waitFor({ timeout: 30_000 });
+    assert.equal(await outcome(frame).textContent(), 'Declined');
+    assert.equal(
+      await frame.locator('[data-item-type="commandExecution"] .tl-status').first().textContent(),
+      ' declined',
+    );
+    assert.equal(existsSync(join(wb.workspace, 'declined.txt')), false);
+    assert.ok(await composerHasFocus(frame), 'the focus went back to the composer');
+  });
+
+  it('takes the card of an interrupted turn away', async () => {
+    model.script(...execCall({ cmd: 'touch interrupted.txt' }));
+    const frame = await newThread(wb.page);
+    await send(frame, 'Make a third file');
+    await card(frame).waitFor({ timeout: 30_000 });
+    await frame.getByRole('button', { name: 'Stop' }).click();
+    await frame.locator('[data-turn-status="interrupted"]').waitFor({ timeout: 15_000 });
+    await card(frame).waitFor({ state: 'detached', timeout: 15_000 });
+    await frame.getByText('Cancelled (turn interrupted)').waitFor({ timeout: 5_000 });
+    assert.equal(existsSync(join(wb.workspace, 'interrupted.txt')), false);
+  });
+});
