@@ -1,21 +1,21 @@
 // Prompt cards in the installed .vsix, against the real server and the scripted model: a command the
 // agent asks to run shows a card above the composer while the user types a draft; Run runs it, Decline
 // (from the keyboard) does not, and Stop takes the card of the interrupted turn away. The draft and the
-// composer's focus survive all of it.
+// composer's focus survive all of it. A file change answered from its card closes its diff tab.
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { execCall } from '../helpers/commands';
 import { resultsPath } from '../harness/paths';
 import { useWorkbench } from '../harness/uiFixture';
-import { screenshot, setColorTheme } from '../harness/workbench';
+import { runCommand, screenshot, setColorTheme } from '../harness/workbench';
 import { newThread, send, useScriptedModel } from './conversationPage';
 
 describe('prompt cards in the conversation view (installed .vsix)', function () {
   this.timeout(120_000);
-  const wb = useWorkbench({ 'README.md': '# Demo\n' });
+  const wb = useWorkbench({ 'README.md': '# Demo\n', 'src/app.ts': 'export const greeting = "Hello";\n' });
   const model = useModelServer();
   // Anything not on the known-safe list asks first.
   useScriptedModel(wb, () => model.baseUrl, { approval: 'untrusted', sandbox: 'workspace-write' });
@@ -92,5 +92,55 @@ describe('prompt cards in the conversation view (installed .vsix)', function () 
     await card(frame).waitFor({ state: 'detached', timeout: 15_000 });
     await frame.getByText('Cancelled (turn interrupted)').waitFor({ timeout: 5_000 });
     assert.equal(existsSync(join(wb.workspace, 'interrupted.txt')), false);
+  });
+
+  it('accepts a file change from its card: the file is written and its diff tab closes', async () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: src/app.ts',
+      '@@',
+      '-export const greeting = "Hello";',
+      '+export const greeting = "Hello, world";',
+      '+export const farewell = "Bye";',
+      '*** End Patch',
+    ].join('\n');
+    model.script(
+      { output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_1', custom: true } }] },
+      { output: [{ text: 'Greeting changed.' }] },
+    );
+    const frame = await newThread(wb.page);
+    await send(frame, 'Change the greeting');
+    await card(frame).waitFor({ timeout: 30_000 });
+    assert.equal(await card(frame).locator('.tl-prompt-heading').textContent(), 'Apply this change?');
+    const row = card(frame).locator('.tl-prompt-files li');
+    await row.getByText('src/app.ts').waitFor();
+    assert.equal(await row.locator('.tl-added').textContent(), '+2');
+    assert.equal(await row.locator('.tl-removed').textContent(), '−1');
+
+    // The proposal opens as a diff tab by itself; closed, the card's Open diff brings it back.
+    const tab = wb.page.locator('.tab', { hasText: 'proposed edit — src/app.ts' });
+    await tab.waitFor({ timeout: 30_000 });
+    await tab.click();
+    await runCommand(wb.page, 'View: Close Editor');
+    await tab.waitFor({ state: 'detached', timeout: 10_000 });
+    await card(frame).getByRole('button', { name: 'Open diff' }).click();
+    await tab.waitFor({ timeout: 15_000 });
+    await wb.page
+      .locator('.monaco-diff-editor .modified .view-line', { hasText: 'farewell' })
+      .waitFor({ timeout: 15_000 });
+    await screenshot(wb.page, 'prompt-file-change');
+
+    await card(frame)
+      .getByRole('button', { name: /^Accept/ })
+      .first()
+      .click();
+    await tab.waitFor({ state: 'detached', timeout: 15_000 });
+    await frame.getByText('Greeting changed.').waitFor({ timeout: 30_000 });
+    assert.equal(
+      readFileSync(join(wb.workspace, 'src/app.ts'), 'utf8'),
+      'export const greeting = "Hello, world";\nexport const farewell = "Bye";\n',
+    );
+    assert.equal(await card(frame).count(), 0);
+    assert.deepEqual(wb.browser.consoleErrors, []);
   });
 });

@@ -24,7 +24,17 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
       position={position}
       keys={choiceKeys(choices, choose)}
       cardRef={cardRef}
-      actions={<ChoiceButtons choices={choices} onChoose={choose} />}
+      actions={
+        <ChoiceButtons choices={choices} onChoose={choose}>
+          <button
+            type="button"
+            className="tl-button tl-secondary"
+            onClick={() => host.post({ type: 'openPromptDiff', key: prompt.key })}
+          >
+            <span className="codicon codicon-diff" aria-hidden="true" /> Open diff
+          </button>
+        </ChoiceButtons>
+      }
     >
       <ul className="tl-prompt-files" aria-label="Files">
         {changes.map((change, index) => {
@@ -44,13 +54,6 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
           Accept for session also allows writes under <code>{prompt.params.grantRoot}</code>.
         </p>
       )}
-      <button
-        type="button"
-        className="tl-link-button tl-prompt-open-diff"
-        onClick={() => host.post({ type: 'openPromptDiff', key: prompt.key })}
-      >
-        <span className="codicon codicon-diff" aria-hidden="true" /> Open diff
-      </button>
     </PromptCard>
   );
 }

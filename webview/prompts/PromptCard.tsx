@@ -63,10 +63,19 @@ export function KeyHint({ shortcut }: { shortcut: Shortcut }) {
   );
 }
 
-/** The answer buttons, each with its shortcut shown and announced. */
-export function ChoiceButtons<D>({ choices, onChoose }: { choices: Choice<D>[]; onChoose: (d: D) => void }) {
+/** The answer buttons, each with its shortcut shown and announced; `children` go before them. */
+export function ChoiceButtons<D>({
+  choices,
+  onChoose,
+  children,
+}: {
+  choices: Choice<D>[];
+  onChoose: (d: D) => void;
+  children?: ReactNode;
+}) {
   return (
     <div className="tl-prompt-buttons">
+      {children}
       {choices.map((choice) => (
         <button
           key={choice.label}
