@@ -45,9 +45,10 @@ export class ProposedDocuments implements vscode.Disposable {
 
   /** Stores both sides of one file of a request; `name` is how the tab shows the file. */
   add(key: string, name: string, current: string, proposed: string): { left: vscode.Uri; right: vscode.Uri } {
-    const path = `/${encodeURIComponent(key)}/${name.replace(/^\/+/, '')}`;
-    const left = vscode.Uri.from({ scheme: currentScheme, path });
-    const right = vscode.Uri.from({ scheme: proposedScheme, path });
+    // The key goes in the authority, so the breadcrumbs show the file's own path only.
+    const path = `/${name.replace(/^\/+/, '')}`;
+    const left = vscode.Uri.from({ scheme: currentScheme, authority: `r${encodeURIComponent(key)}`, path });
+    const right = vscode.Uri.from({ scheme: proposedScheme, authority: `r${encodeURIComponent(key)}`, path });
     const mtime = Date.now();
     this.sides.set(left.toString(), { key, text: current, mtime });
     this.sides.set(right.toString(), { key, text: proposed, mtime });
