@@ -2,13 +2,13 @@
 // with Accept, Accept for Session, Decline and Cancel Turn in its title bar, and clicking Accept there
 // writes the file and closes the tab.
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { useWorkbench } from '../harness/uiFixture';
-import { activityBarItem, runCommand, screenshot, sideBarIdle } from '../harness/workbench';
+import { screenshot } from '../harness/workbench';
+import { newThread, send, useScriptedModel } from './conversationPage';
 
-const extensionId = 'threadline-dev.threadline';
 const original = 'export function greet(name: string) {\n  return "Hello " + name;\n}\n';
 const greeted = 'export function greet(name: string) {\n  return `Hello, ${name}!`;\n}\n';
 const patch = [
@@ -33,37 +33,16 @@ describe('a proposed edit in the diff editor (installed .vsix)', function () {
   const wb = useWorkbench({ 'README.md': '# Demo\n', 'src/app.ts': original });
   const model = useModelServer();
 
-  before(() => {
-    // Every file change is asked about under `untrusted`.
-    const config = [
-      'model = "test-model"',
-      'model_provider = "scripted"',
-      'approval_policy = "untrusted"',
-      'sandbox_mode = "workspace-write"',
-      '[model_providers.scripted]',
-      'name = "Scripted"',
-      `base_url = "${model.baseUrl}"`,
-      'wire_api = "responses"',
-      '',
-    ];
-    writeFileSync(join(wb.home, 'config.toml'), config.join('\n'));
-  });
+  // Every file change is asked about under `untrusted`.
+  useScriptedModel(wb, () => model.baseUrl, { approval: 'untrusted', sandbox: 'workspace-write' });
 
   it('opens the diff with its title actions; Accept there applies the edit and closes the tab', async () => {
     model.script(
       { output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_1', custom: true } }] },
       { output: [{ text: 'Greeting updated.' }] },
     );
-    await activityBarItem(wb.page, 'Threadline').click();
-    await sideBarIdle(wb.page);
-    await runCommand(wb.page, 'Threadline: New Thread');
-    const frame = wb.page
-      .frameLocator(`iframe.webview[src*="extensionId=${extensionId}"][src*="purpose=webviewView"]`)
-      .frameLocator('iframe#active-frame');
-    const input = frame.getByRole('textbox', { name: 'Message' });
-    await input.waitFor({ timeout: 30_000 });
-    await input.fill('Make the greeting friendlier');
-    await input.press('Enter');
+    const frame = await newThread(wb.page);
+    await send(frame, 'Make the greeting friendlier');
 
     const tab = wb.page.locator('.tab', { hasText: 'Threadline: proposed edit — src/app.ts' });
     await tab.waitFor({ timeout: 30_000 });
