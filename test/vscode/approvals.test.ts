@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { sidesOfChange } from '../../extension/conversation/changeBase';
+import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
 import { agentEnv } from '../helpers/agent';
 import { threadlineApi } from './extensionApi';
@@ -183,6 +185,10 @@ describe('approvals in the editor', function () {
   it('takes an edited proposal: Accept sends the edited file, which lands on disk, and the model is told', async () => {
     const { server } = await threadlineApi();
     assert.equal(server.info?.threadline?.acceptWithEdits, true, 'our server takes edited answers');
+    const applied: FileUpdateChange[] = [];
+    const items = server.onNotification('item/completed', ({ item }) => {
+      if (item.type === 'fileChange') applied.push(...item.changes);
+    });
     const { run } = await proposeEdit('edit.txt', 'a', 'b');
     assert.equal(vscode.workspace.fs.isWritableFileSystem('threadline-proposed'), true);
     const document = await vscode.workspace.openTextDocument(proposedSide());
@@ -197,6 +203,14 @@ describe('approvals in the editor', function () {
     const followUp = JSON.stringify(model.requests.filter((r) => r.method === 'POST')[1]!.body);
     assert.match(followUp, /The user edited your patch before accepting it/);
     assert.match(followUp, /\+mine/);
+    // "Open diff" on the completed item rebuilds its sides from the item and the disk: what was applied.
+    items.dispose();
+    const [change] = applied;
+    const disk = readFileSync(join(dir, 'edit.txt'), 'utf8');
+    assert.deepEqual(sidesOfChange(change!.kind.type, change!.diff, disk), {
+      before: 'a\n',
+      after: 'b\nmine\n',
+    });
   });
 
   it('settles the prompts of an interrupted turn and closes their tabs', async () => {

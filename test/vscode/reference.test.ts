@@ -3,7 +3,7 @@
 // model server: the tree lists, renames, archives and unarchives, a turn streams, and the extension knows
 // it is not talking to its own server.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -103,5 +103,51 @@ describe('Threadline with the reference server (codex app-server 0.169)', () => 
     await vscode.commands.executeCommand('threadline.unarchiveThread', threads.model.thread(threadId));
     await waitFor(async () => (await shownIds()).includes(threadId));
     assert.deepEqual(await archivedIds(), []);
+  });
+
+  it('opens its file-change approval as a diff whose proposed side stays read-only; Decline leaves the file', async () => {
+    const { server, approvals } = await threadlineApi();
+    const file = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'reference.txt');
+    writeFileSync(file, 'before\n');
+    // The reference server offers no apply_patch tool to an unknown model, but takes a patch run as a command.
+    const patch = '*** Begin Patch\n*** Update File: reference.txt\n@@\n-before\n+after\n*** End Patch\n';
+    const cmd = `apply_patch <<'EOF'\n${patch}EOF`;
+    model.script(
+      {
+        output: [
+          { toolCall: { name: 'exec_command', arguments: JSON.stringify({ cmd }), callId: 'call_patch' } },
+        ],
+      },
+      { output: [{ text: 'Declined, fine.' }] },
+    );
+    const { thread } = await server.request('thread/start', {
+      cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath,
+      approvalPolicy: 'on-request',
+      sandbox: 'read-only',
+    });
+    let completed = false;
+    const subscription = server.onNotification(
+      'turn/completed',
+      (p) => (completed ||= p.threadId === thread.id),
+    );
+    await server.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'Edit it' }] });
+    const proposedTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter(
+          (tab) =>
+            tab.input instanceof vscode.TabInputTextDiff &&
+            tab.input.modified.scheme === 'threadline-proposed',
+        );
+    await waitFor(() => approvals.list(thread.id).length === 1 && proposedTabs().length === 1, 20_000);
+    const input = proposedTabs()[0]!.input as vscode.TabInputTextDiff;
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), 'before\n');
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'after\n');
+    assert.equal(server.info?.threadline, undefined, 'the reference server does not take edited answers');
+    assert.equal(vscode.workspace.fs.isWritableFileSystem('threadline-proposed'), false);
+    assert.equal(await vscode.commands.executeCommand('threadline.approval.decline', input.modified), true);
+    await waitFor(() => completed && proposedTabs().length === 0, 20_000);
+    subscription.dispose();
+    assert.equal(readFileSync(file, 'utf8'), 'before\n');
   });
 });
