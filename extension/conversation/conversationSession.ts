@@ -35,6 +35,8 @@ type Handlers = {
 
 export class ConversationSession implements vscode.Disposable {
   private feed: ThreadFeed | undefined;
+  /** Keeps the shown thread loaded in the server across its restarts. */
+  private kept: vscode.Disposable | undefined;
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly handlers: Handlers;
@@ -53,7 +55,12 @@ export class ConversationSession implements vscode.Disposable {
     this.prompts = new PromptFeed(services.approvals, (m) => this.post(m));
     this.disposables.push(
       webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(message)),
-      services.server.onRestarted(() => void this.feed?.snapshot().catch((e: Error) => this.showError(e))),
+      // After a restart the server resumes the shown thread (keepSubscribed); the view reads it again,
+      // where a turn that was running when the server died now shows as interrupted.
+      services.server.onResubscribed((resumed) => {
+        if (resumed.thread.id === this.feed?.threadId)
+          void this.feed.snapshot(resumed).catch((e: Error) => this.showError(e));
+      }),
     );
   }
 
@@ -75,6 +82,7 @@ export class ConversationSession implements vscode.Disposable {
   dispose(): void {
     this.prompts.dispose();
     this.feed?.dispose();
+    this.kept?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
@@ -119,6 +127,8 @@ export class ConversationSession implements vscode.Disposable {
   private async load(): Promise<void> {
     this.feed?.dispose();
     this.feed = undefined;
+    this.kept?.dispose();
+    this.kept = this.threadId ? this.services.server.keepSubscribed(this.threadId) : undefined;
     if (!this.threadId) {
       this.post({ type: 'empty', context: this.context });
       this.prompts.show(undefined);

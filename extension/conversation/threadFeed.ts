@@ -33,14 +33,19 @@ export class ThreadFeed {
     this.subscription = server.onAnyNotification((method, params) => this.forward(method, params));
   }
 
-  /** Reads the thread afresh and posts it whole: on open, on a resync, after a server restart. */
-  async snapshot(): Promise<void> {
+  /**
+   * Reads the thread afresh and posts it whole: on open, on a resync, after a server restart (which
+   * has resumed the thread already and passes its answer).
+   */
+  async snapshot(resumed?: ResultOf<'thread/resume'>): Promise<void> {
     this.loading = true;
     try {
-      const session = await this.server.request('thread/resume', {
-        threadId: this.threadId,
-        excludeTurns: true,
-      });
+      const session =
+        resumed ??
+        (await this.server.request('thread/resume', {
+          threadId: this.threadId,
+          excludeTurns: true,
+        }));
       const { turns, nextCursor } = await this.newestTurns(session);
       this.olderCursor = nextCursor;
       const { turns: _omitted, ...thread } = session.thread;

@@ -15,13 +15,13 @@ export function Conversation({ threadId }: { threadId: string }) {
   const rows = useView((s) => s.rows);
   const hasOlderTurns = useView((s) => s.hasOlderTurns);
   const list = useRef<VirtualListHandle>(null);
-  const [sticks, setSticks] = useState(true);
   const loadingOlder = useRef(false);
   const initialTopRow = useMemo(() => {
     const saved = host.state.scroll[threadId];
     return saved !== undefined && saved < rows.length ? saved : undefined;
     // Only the first render's position matters: later renders scroll by the user or by following.
   }, [threadId]);
+  const [sticks, setSticks] = useState(initialTopRow === undefined);
 
   const loadOlder = useCallback(() => {
     if (!hasOlderTurns || loadingOlder.current) return;

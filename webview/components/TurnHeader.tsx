@@ -40,13 +40,16 @@ export const TurnHeader = memo(function TurnHeader({ turnId }: { turnId: string 
           Retrying: {turn.retrying}
         </div>
       )}
-      {turn.error && turn.status !== 'inProgress' && (
+      {turn.error && turn.status === 'failed' && (
         <div className="tl-error" role="alert">
           <span className="codicon codicon-error" aria-hidden="true" /> {explainError(turn.error)}
           <div className="tl-muted">{turn.error.message}</div>
         </div>
       )}
-      {turn.status === 'interrupted' && <div className="tl-muted">Interrupted</div>}
+      {/* Not a failure: stopped by the user, or by the server going away (its error says which). */}
+      {turn.status === 'interrupted' && (
+        <div className="tl-muted">Interrupted{turn.error ? `: ${turn.error.message}` : ''}</div>
+      )}
     </div>
   );
 });

@@ -88,8 +88,9 @@ export const VirtualList = forwardRef(function VirtualList<T>(
     const i = layout.index.get(anchor.current.key);
     return i === undefined ? 0 : layout.tops[i] + anchor.current.offset;
   })();
-  const first = Math.max(0, rowAt(layout.tops, intendedTop - overscan));
-  const last = Math.min(rows.length - 1, rowAt(layout.tops, intendedTop + height + overscan));
+  const [first, last] = rangeAt(layout.tops, intendedTop, height);
+  const rendered = useRef([first, last]);
+  rendered.current = [first, last];
 
   /** Puts the scroll position where the model says it belongs: the end, or the anchor row. */
   const settle = useCallback(() => {
@@ -167,7 +168,9 @@ export const VirtualList = forwardRef(function VirtualList<T>(
       anchor.current = { key: rowKey(rows[i]), offset: el.scrollTop - layout.tops[i] };
     callbacks.current.onTopRowChange?.(sticking.current || !rows[i] ? null : i);
     if (el.scrollTop < overscan) callbacks.current.onStartReached?.();
-    bumpScrolled((n) => n + 1);
+    // Following a streaming answer scrolls every frame; only a change of rendered rows needs a render.
+    const [from, to] = rangeAt(layout.tops, el.scrollTop, el.clientHeight);
+    if (from !== rendered.current[0] || to !== rendered.current[1]) bumpScrolled((n) => n + 1);
   };
 
   const setSticking = (value: boolean) => {
@@ -203,6 +206,15 @@ export const VirtualList = forwardRef(function VirtualList<T>(
     </div>
   );
 }) as <T>(props: Props<T> & { ref?: React.Ref<VirtualListHandle> }) => ReactNode;
+
+/** The rows to render for a viewport at `top`: those in view and `overscan` pixels on either side. */
+function rangeAt(tops: Float64Array, top: number, height: number): [number, number] {
+  const count = tops.length - 1;
+  return [
+    Math.max(0, rowAt(tops, top - overscan)),
+    Math.min(count - 1, rowAt(tops, top + height + overscan)),
+  ];
+}
 
 /** The index of the row at `offset` (binary search over the row tops). */
 function rowAt(tops: Float64Array, offset: number): number {

@@ -227,4 +227,24 @@ describe('webview items (jsdom)', () => {
     assert.deepEqual(page.posted.at(-1), { type: 'openTurnChanges', turnId: 't1', diff });
     await page.unmount();
   });
+
+  it('shows a turn the server stopped as interrupted, with why, not as a failure', async () => {
+    const page = await show([userMessage('u1', 'hi')], 'interrupted');
+    await page.receive(
+      deltas(1, [
+        n('error', {
+          turnId: 't1',
+          error: { message: 'The server stopped before this turn finished.' },
+          willRetry: false,
+        }),
+      ])[0],
+    );
+    await page.frame();
+    assert.equal(page.all('.tl-error').length, 0);
+    assert.match(
+      page.find('[data-turn-status="interrupted"]').textContent ?? '',
+      /Interrupted: The server stopped before this turn finished\./,
+    );
+    await page.unmount();
+  });
 });
