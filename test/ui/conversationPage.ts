@@ -9,9 +9,12 @@ import { activityBarItem, runCommand, sideBarIdle } from '../harness/workbench';
 
 const extensionId = 'threadline-dev.threadline';
 
-/** The Conversation view's page, or an editor tab's (panels carry no `purpose` in their frame's URL). */
-export function conversation(page: Page, where: 'view' | 'panel' = 'view'): FrameLocator {
-  const purpose = where === 'view' ? '[src*="purpose=webviewView"]' : ':not([src*="purpose="])';
+/**
+ * The Conversation view's page, or an editor tab's (panels carry no `purpose` in their frame's URL), or
+ * the only Threadline page open: a view shown again after it was hidden has no `purpose` either.
+ */
+export function conversation(page: Page, where: 'view' | 'panel' | 'only' = 'view'): FrameLocator {
+  const purpose = { view: '[src*="purpose=webviewView"]', panel: ':not([src*="purpose="])', only: '' }[where];
   return page
     .frameLocator(`iframe.webview[src*="extensionId=${extensionId}"]${purpose}`)
     .frameLocator('iframe#active-frame');

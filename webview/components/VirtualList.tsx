@@ -197,7 +197,8 @@ export const VirtualList = forwardRef(function VirtualList<T>(
         {rows.slice(first, last + 1).map((row) => {
           const key = rowKey(row);
           return (
-            <div key={key} ref={measure} data-row-key={key}>
+            // flow-root keeps a row's margins inside it, so its measured height is all the room it takes.
+            <div key={key} ref={measure} data-row-key={key} style={{ display: 'flow-root' }}>
               {renderRow(row)}
             </div>
           );
