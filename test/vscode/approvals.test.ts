@@ -135,6 +135,11 @@ describe('approvals in the editor', function () {
     assert.equal(await textOf(input.original), 'one\ntwo\nthree\n');
     assert.equal(await textOf(input.modified), 'one\nTWO\nthree\n');
     assert.equal(readFileSync(join(dir, 'app.txt'), 'utf8'), 'one\ntwo\nthree\n', 'nothing written yet');
+    // Closed by hand, the diff comes back from the status bar item's command (the oldest prompt).
+    await vscode.window.tabGroups.close(proposedTabs());
+    assert.equal(proposedTabs().length, 0);
+    await vscode.commands.executeCommand('threadline.approval.showOldest');
+    await waitFor(() => proposedTabs().length === 1);
 
     assert.equal(await vscode.commands.executeCommand('threadline.approval.accept', input.modified), true);
     await run.completed();
