@@ -67,7 +67,8 @@ function readEdits(decision: Record<string, unknown>, experimentalApi: boolean):
   if (!checkEdits.Check(decision)) {
     return declined('acceptWithEdits needs {files: [{path, content}]} with string paths and contents');
   }
-  return { decision: { outcome: 'accept', forSession: false, edits: decision.acceptWithEdits.files } };
+  const { files, forSession = false } = decision.acceptWithEdits;
+  return { decision: { outcome: 'accept', forSession, edits: files } };
 }
 
 function readAmendment(decision: Record<string, unknown>): ReadDecision {

@@ -55,7 +55,13 @@ export type EditedFile = Static<typeof EditedFile>;
  */
 export const AcceptWithEditsDecision = Experimental(
   Type.Object(
-    { acceptWithEdits: Type.Object({ files: Type.Array(EditedFile) }) },
+    {
+      acceptWithEdits: Type.Object({
+        files: Type.Array(EditedFile),
+        /** Also allow further changes under the request's grant root for the session, as acceptForSession does. */
+        forSession: Type.Optional(Type.Boolean()),
+      }),
+    },
     { additionalProperties: false },
   ),
 );

@@ -190,6 +190,28 @@ describe('acceptWithEdits', function () {
     );
   });
 
+  it('with forSession, also lets later changes under the root go ahead without asking', async () => {
+    const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
+    const notes = patch('*** Add File: notes.txt', '+more');
+    model.script(
+      patchCall(UPDATE_README, 'call_1'),
+      { output: [{ text: 'One.' }] },
+      patchCall(notes, 'call_2'),
+      { output: [{ text: 'Two.' }] },
+    );
+    const server = await serve(true);
+    const threadId = await startThread(server, repo);
+    const first = await startTurn(server, threadId, 'Edit', ASK);
+    const edits = withEdits([{ path: join(repo, 'README.md'), content: '# Demo\nuser line\n' }]);
+    await answerApproval(server, { acceptWithEdits: { ...edits.acceptWithEdits, forSession: true } });
+    await turnCompleted(server, first.id);
+    assert.equal(readFileSync(join(repo, 'README.md'), 'utf8'), '# Demo\nuser line\n');
+    const next = await startTurn(server, threadId, 'More', ASK);
+    await turnCompleted(server, next.id);
+    assert.equal(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'more\n');
+    assert.equal(server.received.filter((m) => m.method === 'item/fileChange/requestApproval').length, 1);
+  });
+
   it('is in the rollout: a resumed thread shows the applied item and its model history has the note', async () => {
     const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
     const home = agentHome('responses', model.baseUrl);

@@ -87,6 +87,12 @@ describe('approval decisions', () => {
     assert.deepEqual(readDecision(edits, 'fileChange', true), {
       decision: { outcome: 'accept', forSession: false, edits: files },
     });
+    const forSession = { decision: { acceptWithEdits: { files, forSession: true } } };
+    assert.deepEqual(readDecision(forSession, 'fileChange', true).decision, {
+      outcome: 'accept',
+      forSession: true,
+      edits: files,
+    });
     const gated = readDecision(edits, 'fileChange', false);
     assert.equal(gated.decision.outcome, 'decline');
     assert.match(gated.problem ?? '', /did not opt into experimentalApi/);
@@ -96,6 +102,7 @@ describe('approval decisions', () => {
       { acceptWithEdits: { files: [{ path: '/a' }] } },
       { acceptWithEdits: { files: [{ path: 1, content: '' }] } },
       { acceptWithEdits: { files: [] }, extra: true },
+      { acceptWithEdits: { files: [], forSession: 'yes' } },
     ]) {
       const read = readDecision({ decision: bad }, 'fileChange', true);
       assert.equal(read.decision.outcome, 'decline', JSON.stringify(bad));
