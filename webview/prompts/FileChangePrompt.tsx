@@ -28,6 +28,7 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
         <ChoiceButtons choices={choices} onChoose={choose}>
           <button
             type="button"
+            tabIndex={-1}
             className="tl-button tl-secondary"
             onClick={() => host.post({ type: 'openPromptDiff', key: prompt.key })}
           >

@@ -1,6 +1,8 @@
 // The frame every prompt card shares: a focusable group with a title, "1 of 3" when prompts queue, and
 // single-key shortcuts that work only while the card (not a text field in it, and never the composer)
-// has the focus: Enter for the primary answer, Escape to decline, letters for the rest.
+// has the focus: Enter for the primary answer, Escape to decline, letters for the rest. The answer
+// buttons are one toolbar reached with the arrow keys, so the card is a single Tab stop: Shift+Tab from
+// the composer lands on the card itself, never on "Cancel turn".
 import type { KeyboardEvent, ReactNode, Ref } from 'react';
 import type { Choice, Shortcut } from './decisions';
 
@@ -24,6 +26,10 @@ export function PromptCard({ icon, title, position, keys, cardRef, children, act
     // Typing in a field of the card is typing, not a shortcut; a focused button answers Enter itself.
     if (target.matches('input:not([type=radio]), textarea, select')) return;
     if (event.key === 'Enter' && target.matches('button')) return;
+    if (target === event.currentTarget && (event.key === 'ArrowDown' || event.key === 'ArrowRight')) {
+      event.preventDefault();
+      return target.querySelector<HTMLElement>('[role=toolbar] button')?.focus();
+    }
     const key = (event.key.length === 1 ? event.key.toUpperCase() : event.key) as Shortcut;
     const action = keys[key];
     if (!action) return;
@@ -74,12 +80,13 @@ export function ChoiceButtons<D>({
   children?: ReactNode;
 }) {
   return (
-    <div className="tl-prompt-buttons">
+    <div className="tl-prompt-buttons" role="toolbar" aria-label="Answers" onKeyDown={moveAlongToolbar}>
       {children}
       {choices.map((choice) => (
         <button
           key={choice.label}
           type="button"
+          tabIndex={-1}
           className={choice.primary ? 'tl-button' : 'tl-button tl-secondary'}
           aria-keyshortcuts={choice.shortcut}
           onClick={() => onChoose(choice.decision)}
@@ -97,4 +104,21 @@ export function choiceKeys<D>(choices: Choice<D>[], onChoose: (d: D) => void): P
   return Object.fromEntries(
     choices.flatMap((c) => (c.shortcut ? [[c.shortcut, () => onChoose(c.decision)]] : [])),
   );
+}
+
+/** Arrow keys, Home and End move between a toolbar's buttons (which are out of the Tab order). */
+function moveAlongToolbar(event: KeyboardEvent<HTMLElement>) {
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (step === undefined && event.key !== 'Home' && event.key !== 'End') return;
+  const buttons = [...event.currentTarget.querySelectorAll<HTMLElement>('button:not(:disabled)')];
+  const at = buttons.indexOf(event.target as HTMLElement);
+  const next =
+    event.key === 'Home'
+      ? 0
+      : event.key === 'End'
+        ? buttons.length - 1
+        : (at + step! + buttons.length) % buttons.length;
+  event.preventDefault();
+  event.stopPropagation();
+  buttons[next]?.focus();
 }

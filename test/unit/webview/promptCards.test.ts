@@ -169,6 +169,36 @@ describe('webview prompt cards (jsdom)', () => {
     await page.unmount();
   });
 
+  it('is one Tab stop: the arrow keys move along its answers, around the end', async () => {
+    const page = await open();
+    await prompts(page, commandPrompt('c1'));
+    const card = page.find('.tl-prompt');
+    assert.equal(card.tabIndex, 0);
+    assert.deepEqual(
+      page.all('.tl-prompt button').map((b) => b.tabIndex),
+      [-1, -1, -1, -1],
+    );
+    await press(page, card, { key: 'ArrowDown' });
+    assert.equal(document.activeElement?.textContent, 'Run');
+    const focused = () => document.activeElement as HTMLElement;
+    await page.act(() => {
+      focused().dispatchEvent(new window.KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    });
+    assert.equal(focused().textContent, 'Run for this sessionS');
+    await page.act(() => {
+      focused().dispatchEvent(new window.KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    });
+    assert.equal(focused().textContent, 'Cancel turnC');
+    await page.act(() => {
+      focused().dispatchEvent(new window.KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    });
+    assert.equal(focused().textContent, 'Run', 'it wraps around');
+    // Enter on a focused button is that button's (the browser clicks it), not the card's primary answer.
+    await press(page, page.all('.tl-prompt button')[2], { key: 'Enter' });
+    assert.deepEqual(answers(page), []);
+    await page.unmount();
+  });
+
   it('removes the card of a prompt its interrupted turn took away, and says so', async () => {
     const page = await open();
     await prompts(page, commandPrompt('c1'));
