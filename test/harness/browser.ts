@@ -27,6 +27,8 @@ const ignoredConsoleErrors = [
   /authentication provider 'github'/,
   /Aborted onWillSaveTextDocument-event after \d+ms/,
   /Long running operations during shutdown are unsupported in the web \(id: (join\.|workbench\.contrib\.)/,
+  // The same closing window writing its log after its store closed.
+  /Unable to write file 'vscode-log:.*IndexedDB database 'vscode-web-db' is closed/s,
 ];
 
 export class Browser {

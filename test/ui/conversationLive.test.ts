@@ -158,7 +158,6 @@ describe('the conversation view while a turn runs (installed .vsix)', function (
   });
 
   it('opens a link in the answer through the editor, not in the view', async () => {
-    wb.browser.consoleErrors.length = 0; // what the workbench said while earlier tests' windows closed
     model.script({ output: [{ text: 'See [the readme](README.md) for more.' }] });
     const frame = await newThread(wb.page);
     await send(frame, 'Where are the docs?');
