@@ -28,7 +28,8 @@ describe('the conversation view (installed .vsix)', function () {
     model.script({
       output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_1', custom: true } }],
     });
-    model.script({ output: [{ text: answer }], eventDelayMs: 150 });
+    // Deltas far enough apart that a busy machine still renders some in between (150 ms was not).
+    model.script({ output: [{ text: answer }], eventDelayMs: 500 });
     const frame = await newThread();
     await send(frame, 'Add a notes file');
 
