@@ -43,6 +43,9 @@ export class FileChangeReviews implements vscode.Disposable {
       server.onNotification('item/started', ({ threadId, item }) => {
         if (item.type === 'fileChange') this.changes.set(itemKey(threadId, item.id), item.changes);
       }),
+      // Items of a turn that ended (or of a server that went away mid-turn) will not be asked about.
+      server.onNotification('turn/completed', ({ threadId }) => this.forgetItems(threadId)),
+      server.onStateChange((state) => state !== 'ready' && this.forgetItems()),
       server.onNotification('item/completed', ({ threadId, item }) => {
         this.changes.delete(itemKey(threadId, item.id));
       }),
@@ -66,11 +69,6 @@ export class FileChangeReviews implements vscode.Disposable {
   /** The files a file-change prompt would change (as its item names them). */
   pathsOf(prompt: PendingPrompt): string[] {
     return (this.changes.get(itemKey(prompt.threadId, prompt.itemId)) ?? []).map((c) => c.path);
-  }
-
-  /** The diff tabs of a pending request (tests and the conversation view look at them). */
-  filesOf(key: string): readonly ReviewFile[] | undefined {
-    return this.reviews.get(key);
   }
 
   /** Opens (or shows again) the diff tabs of a pending file-change request, without taking the focus. */
@@ -124,7 +122,10 @@ export class FileChangeReviews implements vscode.Disposable {
     return this.approvals.answer<'fileChange'>(key, { decision: answer });
   }
 
-  /** An accept of a request whose proposal the user edited carries the edited files' final content. */
+  /**
+   * An accept of a request whose proposal the user edited carries the edited files' final content (and
+   * the session grant when it was Accept for Session).
+   */
   private withEdits(prompt: PendingPrompt, result: unknown): unknown {
     const decision = (result as { decision?: unknown }).decision;
     const files = this.reviews.get(prompt.key);
@@ -135,7 +136,15 @@ export class FileChangeReviews implements vscode.Disposable {
       return content === undefined || content === file.proposed ? [] : [{ path: file.path, content }];
     });
     if (edited.length === 0) return result;
-    return { decision: { acceptWithEdits: { files: edited } } } satisfies PromptResult<'fileChange'>;
+    const forSession = decision === 'acceptForSession' ? { forSession: true } : {};
+    return {
+      decision: { acceptWithEdits: { files: edited, ...forSession } },
+    } satisfies PromptResult<'fileChange'>;
+  }
+
+  private forgetItems(threadId?: string): void {
+    for (const key of this.changes.keys())
+      if (threadId === undefined || key.startsWith(`${threadId}\n`)) this.changes.delete(key);
   }
 
   private keyOf(uri: vscode.Uri | undefined): string | undefined {

@@ -6,9 +6,10 @@ import type { FileChangeReviews } from './fileChangeReviews';
 import type { PendingApprovals, PendingPrompt, PromptResult } from './pendingApprovals';
 
 type Action<R> = { label: string; run: () => R };
+const keptNotified = 50;
 
 export class PromptAlerts implements vscode.Disposable {
-  /** The keys of prompts a notification was shown for (the in-editor tests read it). */
+  /** The keys of the latest prompts a notification was shown for (the in-editor tests read it). */
   readonly notified: string[] = [];
   private readonly item = vscode.window.createStatusBarItem(
     'threadline.approvals',
@@ -65,6 +66,7 @@ export class PromptAlerts implements vscode.Disposable {
 
   private async notify(prompt: PendingPrompt): Promise<void> {
     this.notified.push(prompt.key);
+    if (this.notified.length > keptNotified) this.notified.shift();
     const actions = this.actionsFor(prompt);
     const picked = await vscode.window.showInformationMessage(
       this.describe(prompt),
