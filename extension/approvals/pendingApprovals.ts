@@ -43,6 +43,9 @@ export class PendingApprovals implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Threads whose prompts some visible view shows, with how many views. */
   private readonly visible = new Map<string, number>();
+  private readonly hidden = new vscode.EventEmitter<string>();
+  /** The last view that showed this thread's prompts was hidden (or moved to another thread). */
+  readonly onDidHideThread = this.hidden.event;
   private reviser: AnswerReviser | undefined;
 
   constructor(server: ThreadlineServer) {
@@ -53,6 +56,7 @@ export class PendingApprovals implements vscode.Disposable {
     }
     this.disposables.push(
       this.changes,
+      this.hidden,
       server.onNotification('serverRequest/resolved', ({ requestId }) =>
         this.ledger.settle(String(requestId), { resolvedElsewhere: true }),
       ),
@@ -104,7 +108,7 @@ export class PendingApprovals implements vscode.Disposable {
     return new vscode.Disposable(() => {
       const count = (this.visible.get(threadId) ?? 1) - 1;
       if (count > 0) this.visible.set(threadId, count);
-      else this.visible.delete(threadId);
+      else if (this.visible.delete(threadId)) this.hidden.fire(threadId);
     });
   }
 

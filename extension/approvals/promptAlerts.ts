@@ -30,6 +30,11 @@ export class PromptAlerts implements vscode.Disposable {
         this.update();
         if (added && !approvals.isVisible(added.threadId)) void this.notify(added);
       }),
+      // A card the user saw but did not answer must not wait unseen once its view goes away.
+      approvals.onDidHideThread((threadId) => {
+        for (const prompt of approvals.list(threadId))
+          if (!this.notified.includes(prompt.key)) void this.notify(prompt);
+      }),
       vscode.commands.registerCommand('threadline.approval.showOldest', () => this.showOldest()),
     );
     this.update();

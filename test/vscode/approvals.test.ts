@@ -253,6 +253,26 @@ describe('approvals in the editor', function () {
     });
   }
 
+  it('notifies a prompt whose view is hidden before it was answered', async () => {
+    const { approvals, alerts } = await threadlineApi();
+    const run = await turn([execCall('touch approvals/hidden.marker'), done]);
+    // As the conversation view does while it shows the thread.
+    const shown = approvals.markVisible(run.threadId);
+    await waitFor(() => approvals.list(run.threadId).length === 1, 10_000);
+    const [prompt] = approvals.list(run.threadId);
+    const notifiedOnArrival = alerts.notified.includes(prompt!.key);
+    assert.equal(
+      notifiedOnArrival,
+      !vscode.window.state.focused,
+      'shown in a focused window: no notification',
+    );
+    shown.dispose();
+    assert.ok(alerts.notified.includes(prompt!.key), 'its view went away: notified');
+    assert.equal(alerts.notified.filter((key) => key === prompt!.key).length, 1, 'once');
+    approvals.answer<'commandExecution'>(prompt!.key, { decision: 'decline' });
+    await run.completed();
+  });
+
   it('queues prompts of two threads: counted in the status bar, the tree and the badge, notified, each answered once', async () => {
     const { approvals, alerts, threads } = await threadlineApi();
     const first = await turn([execCall('touch approvals/first.marker')]);
