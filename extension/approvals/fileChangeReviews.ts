@@ -3,6 +3,7 @@
 // Session, Decline and Cancel Turn in the editor title. The tabs belong to their request: when it
 // settles, however that happens, they close and their contents are dropped.
 import * as vscode from 'vscode';
+import { readTextOrEmpty } from '../files/readText';
 import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import type { PendingApprovals, PendingPrompt, PromptResult } from './pendingApprovals';
@@ -96,7 +97,7 @@ export class FileChangeReviews implements vscode.Disposable {
     }
     let files: ProposedFile[];
     try {
-      files = await proposedFiles(changes, readText);
+      files = await proposedFiles(changes, (path) => readTextOrEmpty(vscode.Uri.file(path)));
     } catch (error) {
       this.server.log.warn(`file-change approval ${prompt.key}: ${(error as Error).message}`);
       return;
@@ -199,12 +200,4 @@ function verb(file: ProposedFile): string {
 function activeDiffUri(): vscode.Uri | undefined {
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   return input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
-}
-
-async function readText(path: string): Promise<string> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
-  } catch {
-    return '';
-  }
 }

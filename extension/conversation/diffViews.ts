@@ -3,6 +3,7 @@
 // content provider; the "after" side is the file on disk.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readTextOrEmpty } from '../files/readText';
 import { changedFiles, contentBefore, sidesOfChange } from './changeBase';
 
 const scheme = 'threadline-before';
@@ -21,7 +22,7 @@ export class DiffViews implements vscode.Disposable {
 
   async openFileDiff(cwd: string, file: string, kind: string, diff: string): Promise<void> {
     const uri = resolve(cwd, file);
-    const sides = sidesOfChange(kind, diff, await readText(uri));
+    const sides = sidesOfChange(kind, diff, await readTextOrEmpty(uri));
     if (!sides) return this.showRawDiff(diff);
     const left = this.remember(uri, sides.before);
     const right = kind === 'delete' ? this.remember(uri, '') : uri;
@@ -37,7 +38,7 @@ export class DiffViews implements vscode.Disposable {
     const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
     for (const file of changedFiles(diff)) {
       const uri = resolve(cwd, file.path);
-      const before = contentBefore(await readText(uri), file.patch);
+      const before = contentBefore(await readTextOrEmpty(uri), file.patch);
       if (before !== undefined) resources.push([uri, this.remember(uri, before), uri]);
     }
     if (resources.length === 0) return this.showRawDiff(diff);
@@ -66,12 +67,4 @@ export class DiffViews implements vscode.Disposable {
 
 function resolve(cwd: string, file: string): vscode.Uri {
   return vscode.Uri.file(path.isAbsolute(file) ? file : path.join(cwd, file));
-}
-
-async function readText(uri: vscode.Uri): Promise<string> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return '';
-  }
 }
