@@ -132,7 +132,7 @@ export type WebviewMessage =
   /** A file path shown in an item (a changed file, an image). */
   | { type: 'openFile'; path: string }
   /** One file's change of a fileChange item as a diff editor (`diff` as the item carries it). */
-  | { type: 'openFileDiff'; path: string; kind: string; diff: string }
+  | { type: 'openFileDiff'; path: string; kind: string; diff: string; movePath?: string }
   /** A turn's changes (its turn/diff/updated unified diff) in the multi-file diff editor. */
   | { type: 'openTurnChanges'; turnId: string; diff: string }
   | { type: 'openInEditor'; threadId: string }

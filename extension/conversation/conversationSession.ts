@@ -108,7 +108,13 @@ export class ConversationSession implements vscode.Disposable {
         await vscode.commands.executeCommand('vscode.open', this.resolve(message.path));
         return;
       case 'openFileDiff':
-        return this.services.diffs.openFileDiff(this.cwd(), message.path, message.kind, message.diff);
+        return this.services.diffs.openFileDiff(
+          this.cwd(),
+          message.path,
+          message.kind,
+          message.diff,
+          message.movePath,
+        );
       case 'openTurnChanges':
         return this.services.diffs.openTurnChanges(this.cwd(), message.diff);
       case 'openInEditor':

@@ -20,8 +20,15 @@ export class DiffViews implements vscode.Disposable {
     });
   }
 
-  async openFileDiff(cwd: string, file: string, kind: string, diff: string): Promise<void> {
-    const uri = resolve(cwd, file);
+  /** A moved file's text is at `movePath` now; its diff reads the same from there. */
+  async openFileDiff(
+    cwd: string,
+    file: string,
+    kind: string,
+    diff: string,
+    movePath?: string,
+  ): Promise<void> {
+    const uri = resolve(cwd, movePath ?? file);
     const sides = sidesOfChange(kind, diff, await readTextOrEmpty(uri));
     if (!sides) return this.showRawDiff(diff);
     const left = this.remember(uri, sides.before);
@@ -30,7 +37,7 @@ export class DiffViews implements vscode.Disposable {
       'vscode.diff',
       left,
       right,
-      `${path.basename(file)} (Threadline change)`,
+      `${path.basename(file)}${movePath ? ` → ${path.basename(movePath)}` : ''} (Threadline change)`,
     );
   }
 

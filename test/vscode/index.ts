@@ -18,6 +18,7 @@ export async function run(): Promise<void> {
     await import('./server.test');
     await import('./threads.test');
     await import('./approvals.test');
+    await import('./diffViews.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {

@@ -160,6 +160,26 @@ describe('webview items (jsdom)', () => {
     await page.unmount();
   });
 
+  it('asks for the diff of a moved file where the file is now', async () => {
+    const diff = '--- a/src/a.ts\n+++ b/src/b.ts\n@@ -1 +1 @@\n-old\n+new';
+    const change = {
+      type: 'fileChange',
+      id: 'f2',
+      status: 'completed',
+      changes: [{ path: 'src/a.ts', kind: { type: 'update', move_path: 'src/b.ts' }, diff }],
+    };
+    const page = await show([change as never]);
+    await page.act(() => page.find('.tl-file-head button').click());
+    assert.deepEqual(page.posted.at(-1), {
+      type: 'openFileDiff',
+      path: 'src/a.ts',
+      kind: 'update',
+      diff,
+      movePath: 'src/b.ts',
+    });
+    await page.unmount();
+  });
+
   it('has a component for every item type, and a generic card for unknown ones', async () => {
     const items = [
       userMessage('u1', 'please'),

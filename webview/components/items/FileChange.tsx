@@ -73,7 +73,9 @@ export function FileChange({ item }: { item: AnyItem }) {
       {changes.map((change, index) => {
         const path = str(change, 'path') ?? '';
         const diff = str(change, 'diff') ?? '';
-        const kind = str((change.kind ?? {}) as Record<string, unknown>, 'type') ?? 'update';
+        const kindOf = (change.kind ?? {}) as Record<string, unknown>;
+        const kind = str(kindOf, 'type') ?? 'update';
+        const movePath = str(kindOf, 'move_path');
         const { added, removed } = countChange(kind, diff);
         const preview = previewOf(kind, diff);
         return (
@@ -84,7 +86,9 @@ export function FileChange({ item }: { item: AnyItem }) {
                 type="button"
                 className="tl-link-button"
                 aria-label={`Open diff of ${path}`}
-                onClick={() => host.post({ type: 'openFileDiff', path, kind, diff })}
+                onClick={() =>
+                  host.post({ type: 'openFileDiff', path, kind, diff, ...(movePath && { movePath }) })
+                }
               >
                 Open diff
               </button>
