@@ -29,6 +29,9 @@ const ignoredConsoleErrors = [
   /Long running operations during shutdown are unsupported in the web \(id: (join\.|workbench\.contrib\.)/,
   // The same closing window writing its log after its store closed.
   /Unable to write file 'vscode-log:.*IndexedDB database 'vscode-web-db' is closed/s,
+  // The workbench's own cache of the folder's settings, its write cancelled (the configuration changed
+  // again, or its window went away): code-server's state, not an extension's.
+  /Unable to write file '[^']*\/user-data\/User\/caches\/CachedConfigurations\/[^']*' \(Canceled/,
 ];
 
 export class Browser {
