@@ -13,10 +13,18 @@ import { writeRollout } from '../helpers/rollouts';
 import { tempDir } from '../helpers/serverProcess';
 
 const day = 24 * 60 * 60 * 1000;
+/**
+ * Noon of a day `daysAgo` days back. Today's is at most a minute ago (but still today): before noon, a
+ * thread stored "at noon today" was in the future and sorted above one the test starts (failed in CI
+ * just after midnight).
+ */
 const noon = (daysAgo: number) => {
   const d = new Date();
   d.setHours(12, 0, 0, 0);
-  return d.getTime() - daysAgo * day;
+  const at = d.getTime() - daysAgo * day;
+  if (daysAgo > 0) return at;
+  const startOfToday = new Date().setHours(0, 0, 1, 0);
+  return Math.max(startOfToday, Math.min(at, Date.now() - 60_000));
 };
 const now = () => new Date(noon(0) + 60_000);
 
