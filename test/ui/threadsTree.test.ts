@@ -19,11 +19,17 @@ import {
 import { waitForServerChild } from './serverChild';
 
 const day = 24 * 60 * 60 * 1000;
-/** Noon, `daysAgo` days back (noon keeps "today" and "yesterday" clear of midnight). */
+/**
+ * Noon, `daysAgo` days back (noon keeps "today" and "yesterday" clear of midnight). Today's threads
+ * (under a day back) are never in the future and never before today's midnight, whatever the hour the
+ * suite runs at: seeded 14 minutes back at 00:10, a "today" thread landed in Yesterday.
+ */
 const noon = (daysAgo: number) => {
   const d = new Date();
   d.setHours(12, 0, 0, 0);
-  return Math.min(d.getTime(), Date.now() - 60_000) - daysAgo * day;
+  if (daysAgo >= 1) return d.getTime() - daysAgo * day;
+  const startOfToday = new Date().setHours(0, 0, 1, 0);
+  return Math.max(startOfToday, Math.min(d.getTime(), Date.now() - 60_000) - daysAgo * day);
 };
 
 describe('the Threads tree (installed .vsix)', () => {
