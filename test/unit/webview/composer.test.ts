@@ -3,21 +3,14 @@
 import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
 import { n, deltas, snapshot, threadId, turn, userMessage } from './conversationFixtures';
-import type { App as AppType } from '../../../webview/App';
+import { useAppDom } from './dom';
 import type { Page as PageType } from './page';
-import { afterDom, useDom } from './dom';
 
 describe('webview composer (jsdom)', () => {
-  useDom();
-  let Page: typeof PageType;
-  let App: typeof AppType;
-  before(() => {
-    ({ Page } = afterDom<{ Page: typeof PageType }>('./page'));
-    ({ App } = afterDom<{ App: typeof AppType }>('../../../webview/App'));
-  });
+  const app = useAppDom();
 
   async function open(status: 'completed' | 'inProgress' = 'completed', saved = {}) {
-    const page = new Page(
+    const page = new app.Page(
       {
         listModels: () => ({ models: [] }),
         startTurn: () => ({ turnId: 't2' }),
@@ -29,7 +22,7 @@ describe('webview composer (jsdom)', () => {
       },
       saved,
     );
-    await page.render(createElement(App));
+    await page.render(createElement(app.App));
     await page.receive({
       type: 'snapshot',
       seq: 0,

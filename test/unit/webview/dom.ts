@@ -2,6 +2,8 @@
 // them runs (other suites load SDKs that would take `window` for a browser), so the webview modules are
 // imported inside `before`, after the page is there.
 import { JSDOM } from 'jsdom';
+import type { App as AppType } from '../../../webview/App';
+import type { Page as PageType } from './page';
 
 /** jsdom has no layout, so nothing resizes: the list places its rows by their estimated heights. */
 class NoResizeObserver {
@@ -60,4 +62,15 @@ export function useDom(): void {
 export function afterDom<T>(path: string): T {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(require.resolve(path, { paths: [__dirname] })) as T;
+}
+
+/** The page (`useDom`) with the test host page and the webview's App, loaded once the page exists. */
+export function useAppDom(): { Page: typeof PageType; App: typeof AppType } {
+  useDom();
+  const loaded = {} as { Page: typeof PageType; App: typeof AppType };
+  before(() => {
+    loaded.Page = afterDom<{ Page: typeof PageType }>('./page').Page;
+    loaded.App = afterDom<{ App: typeof AppType }>('../../../webview/App').App;
+  });
+  return loaded;
 }

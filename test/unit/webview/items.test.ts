@@ -5,25 +5,17 @@ import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
 import type { HostMessage } from '../../../webview/messages';
 import { agentMessage, deltas, n, snapshot, turn, userMessage } from './conversationFixtures';
-import type { App as AppType } from '../../../webview/App';
-import type { Page as PageType } from './page';
-import { afterDom, useDom } from './dom';
+import { useAppDom } from './dom';
 
 describe('webview items (jsdom)', () => {
-  useDom();
-  let Page: typeof PageType;
-  let App: typeof AppType;
-  before(() => {
-    ({ Page } = afterDom<{ Page: typeof PageType }>('./page'));
-    ({ App } = afterDom<{ App: typeof AppType }>('../../../webview/App'));
-  });
+  const app = useAppDom();
 
   async function show(
     items: NonNullable<Parameters<typeof turn>[1]>,
     status: Parameters<typeof turn>[2] = 'completed',
   ) {
-    const page = new Page({ listModels: () => ({ models: [] }) });
-    await page.render(createElement(App));
+    const page = new app.Page({ listModels: () => ({ models: [] }) });
+    await page.render(createElement(app.App));
     const message: HostMessage = {
       type: 'snapshot',
       seq: 0,

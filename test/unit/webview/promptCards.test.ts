@@ -3,21 +3,14 @@
 // and a card that arrives leaves the composer's draft and focus alone.
 import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
-import type { App as AppType } from '../../../webview/App';
 import type { PromptView, WebviewMessage } from '../../../webview/messages';
 import { deltas, n, snapshot, threadId, turn, userMessage } from './conversationFixtures';
-import { afterDom, useDom } from './dom';
+import { useAppDom } from './dom';
 import type { Page as PageType } from './page';
 import { commandPrompt, filePrompt, questionPrompt } from './promptFixtures';
 
 describe('webview prompt cards (jsdom)', () => {
-  useDom();
-  let Page: typeof PageType;
-  let App: typeof AppType;
-  before(() => {
-    ({ Page } = afterDom<{ Page: typeof PageType }>('./page'));
-    ({ App } = afterDom<{ App: typeof AppType }>('../../../webview/App'));
-  });
+  const app = useAppDom();
 
   const fileChange = {
     type: 'fileChange',
@@ -34,8 +27,8 @@ describe('webview prompt cards (jsdom)', () => {
   };
 
   async function open() {
-    const page = new Page({ listModels: () => ({ models: [] }), steerTurn: () => ({ turnId: 't1' }) });
-    await page.render(createElement(App));
+    const page = new app.Page({ listModels: () => ({ models: [] }), steerTurn: () => ({ turnId: 't1' }) });
+    await page.render(createElement(app.App));
     await page.receive({
       type: 'snapshot',
       seq: 0,
