@@ -1,5 +1,6 @@
 // The composition root of `threadline app-server`: resolves the home directory, builds the
 // services and the method table, and serves them on the requested transport until it closes.
+import { readFileSync } from 'node:fs';
 import { resolveHome } from './config/home';
 import { collectWhenIdle } from './idleCollection';
 import { createLogger, type Logger } from './log';
@@ -12,6 +13,8 @@ import { Services } from './services';
 export interface AppServerOptions {
   listen: string;
   allowRemote: boolean;
+  allowOrigins: string[];
+  authTokenFile: string | null;
 }
 
 export async function runAppServer(options: AppServerOptions): Promise<number> {
@@ -42,8 +45,10 @@ async function listen(
   const maxMessageBytes = Number(process.env.THREADLINE_MAX_MESSAGE_BYTES) || undefined;
   if (target.kind === 'stdio') return serveStdio(dispatch, log, maxMessageBytes);
   const { serveWebSocket } = await import('./rpc/wsServer');
+  const { allowRemote, allowOrigins, authTokenFile } = options;
+  const token = authTokenFile === null ? null : readToken(authTokenFile);
   const listening = await serveWebSocket(
-    { ...target, allowRemote: options.allowRemote, maxMessageBytes, isReady: () => services.ready },
+    { ...target, allowRemote, allowOrigins, token, maxMessageBytes, isReady: () => services.ready },
     dispatch,
     log,
   );
@@ -51,6 +56,19 @@ async function listen(
   // Tests and scripts read the bound address (the port may have been 0) from this line.
   process.stderr.write(`threadline app-server listening on ${listening.url}\n`);
   return listening;
+}
+
+function readToken(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read --auth-token-file ${file}: ${(error as Error).message}`);
+  }
+  const token = text.split(/\r?\n/, 1)[0]!.trim();
+  if (token.length < 16)
+    throw new Error(`--auth-token-file ${file}: the token's first line needs 16 characters or more`);
+  return token;
 }
 
 // A bug in one request's handling must not take down every thread the server holds.

@@ -3,7 +3,13 @@ export type ParsedArgs =
   | { kind: 'version' }
   | { kind: 'help' }
   | { kind: 'error'; message: string }
-  | { kind: 'app-server'; listen: string; allowRemote: boolean }
+  | {
+      kind: 'app-server';
+      listen: string;
+      allowRemote: boolean;
+      allowOrigins: string[];
+      authTokenFile: string | null;
+    }
   | { kind: 'generate'; format: 'json-schema' | 'ts'; out: string; experimental: boolean };
 
 export function usage(): string {
@@ -16,7 +22,11 @@ Serves the Codex app-server protocol: JSON-RPC 2.0, one message per line.
 Options:
   --listen URL        stdio:// (default) or ws://IP:PORT (one message per text frame;
                       GET /healthz and /readyz answer on the same port)
-  --allow-remote      allow --listen on an address other than loopback
+  --allow-remote      allow --listen on an address other than loopback (needs --auth-token-file)
+  --auth-token-file F every WebSocket client must send "Authorization: Bearer <token>", the
+                      token being the first line of F
+  --allow-origin O    let browser pages from origin O (e.g. https://app.example) connect over
+                      WebSocket; any other handshake with an Origin header is refused (repeatable)
   --out DIR           where generate-json-schema / generate-ts write their files
   --experimental      include experimental methods and fields in generated output
   -h, --help          show this help
@@ -31,20 +41,33 @@ Environment:
 interface Flags {
   listen: string;
   allowRemote: boolean;
+  allowOrigins: string[];
+  authTokenFile: string | null;
   out: string | undefined;
   experimental: boolean;
 }
 
+const VALUED = new Set(['--listen', '--out', '--allow-origin', '--auth-token-file']);
+
 function parseFlags(rest: string[]): Flags | string {
-  const flags: Flags = { listen: 'stdio://', allowRemote: false, out: undefined, experimental: false };
+  const flags: Flags = {
+    listen: 'stdio://',
+    allowRemote: false,
+    allowOrigins: [],
+    authTokenFile: null,
+    out: undefined,
+    experimental: false,
+  };
   for (let i = 0; i < rest.length; i++) {
     const [name, inline] = rest[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const value = () => inline ?? rest[++i];
-    if (name === '--listen' || name === '--out') {
+    if (VALUED.has(name)) {
       const v = value();
       if (v === undefined || v === '') return `${name} needs a value`;
       if (name === '--listen') flags.listen = v;
-      else flags.out = v;
+      else if (name === '--out') flags.out = v;
+      else if (name === '--allow-origin') flags.allowOrigins.push(v);
+      else flags.authTokenFile = v;
     } else if (name === '--allow-remote' && inline === undefined) {
       flags.allowRemote = true;
     } else if (name === '--experimental' && inline === undefined) {
@@ -75,5 +98,6 @@ export function parseArgs(argv: string[]): ParsedArgs {
       message: '--out and --experimental belong to generate-json-schema / generate-ts',
     };
   }
-  return { kind: 'app-server', listen: flags.listen, allowRemote: flags.allowRemote };
+  const { listen, allowRemote, allowOrigins, authTokenFile } = flags;
+  return { kind: 'app-server', listen, allowRemote, allowOrigins, authTokenFile };
 }

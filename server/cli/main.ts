@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
       keepYoungGenerationSmall();
       skipOptimizingCompiler();
       const { runAppServer } = loadCore(resolveHome());
-      return runAppServer({ listen: parsed.listen, allowRemote: parsed.allowRemote });
+      return runAppServer(parsed);
     }
   }
 }

@@ -6,12 +6,17 @@ import type { Logger } from '../log';
 import { ClientConnection, type Dispatch } from './clientConnection';
 import { isLoopback, type Listening } from './listen';
 import { DEFAULT_MAX_LINE_BYTES } from './ndjson';
+import { admitHandshake } from './wsAdmission';
 import { wsTransport } from './wsTransport';
 
 export interface WsOptions {
   host: string;
   port: number;
   allowRemote: boolean;
+  /** Browser origins allowed to connect; any other handshake with an Origin is refused. */
+  allowOrigins: readonly string[];
+  /** The bearer token every handshake must carry; required with allowRemote. */
+  token: string | null;
   maxMessageBytes?: number;
   isReady: () => boolean;
 }
@@ -27,10 +32,22 @@ export async function serveWebSocket(
         'agent. Pass --allow-remote to do it anyway.',
     );
   }
+  if (options.allowRemote && options.token === null) {
+    throw new Error(
+      '--allow-remote needs --auth-token-file: without a token anyone who can reach the port could drive the agent',
+    );
+  }
   const http = createServer((request, response) => answerHttp(request, response, options.isReady));
   const wss = new WebSocketServer({
     server: http,
     maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES,
+    verifyClient: ({ req }, answer) => {
+      const { port } = http.address() as AddressInfo;
+      const admission = admitHandshake(req.headers, { ...options, port });
+      if (admission.ok) return answer(true);
+      log.warn(`refused a WebSocket handshake from ${req.socket.remoteAddress}: ${admission.reason}`);
+      answer(false, admission.status, admission.status === 401 ? 'Unauthorized' : 'Forbidden');
+    },
   });
   wss.on('connection', (socket, request) => {
     const remote = `${request.socket.remoteAddress}:${request.socket.remotePort}`;

@@ -18,16 +18,37 @@ describe('threadline command line', () => {
       kind: 'app-server',
       listen: 'stdio://',
       allowRemote: false,
+      allowOrigins: [],
+      authTokenFile: null,
     });
     assert.deepEqual(parseArgs(['app-server', '--listen', 'ws://127.0.0.1:0', '--allow-remote']), {
       kind: 'app-server',
       listen: 'ws://127.0.0.1:0',
       allowRemote: true,
+      allowOrigins: [],
+      authTokenFile: null,
     });
     assert.deepEqual(parseArgs(['app-server', '--listen=stdio://']), {
       kind: 'app-server',
       listen: 'stdio://',
       allowRemote: false,
+      allowOrigins: [],
+      authTokenFile: null,
+    });
+  });
+
+  it('collects allowed origins and the token file', () => {
+    const args = ['--allow-origin', 'https://a.example', '--allow-origin=https://b.example'];
+    assert.deepEqual(parseArgs(['app-server', ...args, '--auth-token-file=/run/t']), {
+      kind: 'app-server',
+      listen: 'stdio://',
+      allowRemote: false,
+      allowOrigins: ['https://a.example', 'https://b.example'],
+      authTokenFile: '/run/t',
+    });
+    assert.deepEqual(parseArgs(['app-server', '--auth-token-file']), {
+      kind: 'error',
+      message: '--auth-token-file needs a value',
     });
   });
 
@@ -70,6 +91,8 @@ describe('threadline command line', () => {
       'generate-ts',
       '--listen',
       '--allow-remote',
+      '--allow-origin',
+      '--auth-token-file',
       'THREADLINE_HOME',
     ]) {
       assert.ok(usage().includes(word), word);
