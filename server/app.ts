@@ -63,7 +63,7 @@ function readToken(file: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read --auth-token-file ${file}: ${(error as Error).message}`);
+    throw new Error(`cannot read --auth-token-file ${file}: ${(error as Error).message}`, { cause: error });
   }
   const token = text.split(/\r?\n/, 1)[0]!.trim();
   if (token.length < 16)
