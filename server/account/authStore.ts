@@ -1,9 +1,12 @@
 // API keys per provider in $THREADLINE_HOME/auth.json: {"providers": {"<id>": {"apiKey": "…"}}}.
 // Written whole to a temporary file and renamed over the old one, readable by the owner only. A
 // file that does not parse is kept aside (auth.json.corrupt) rather than silently overwritten.
+// Every change is a read–modify–write under auth.json.lock, so servers of two windows sharing the
+// home cannot lose each other's keys.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { withFileLock } from '../fs/lockFile';
 import type { Logger } from '../log';
 
 interface AuthFile {
@@ -14,7 +17,7 @@ const OWNER_ONLY = 0o600;
 
 export class AuthStore {
   readonly path: string;
-  /** Changes run one after another, so two logins at once cannot lose each other's key. */
+  /** Changes in this process run one after another; the lock file orders them across processes. */
   private changes: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -33,10 +36,13 @@ export class AuthStore {
   /** Stores a provider's key, or removes it when `apiKey` is null. */
   setApiKey(providerId: string, apiKey: string | null): Promise<void> {
     const change = this.changes.then(async () => {
-      const file = await this.read();
-      if (apiKey) file.providers[providerId] = { ...file.providers[providerId], apiKey };
-      else delete file.providers[providerId];
-      await this.write(file);
+      await fs.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      await withFileLock(`${this.path}.lock`, async () => {
+        const file = await this.read();
+        if (apiKey) file.providers[providerId] = { ...file.providers[providerId], apiKey };
+        else delete file.providers[providerId];
+        await this.write(file);
+      });
     });
     this.changes = change.catch(() => {});
     return change;
@@ -79,7 +85,6 @@ export class AuthStore {
   }
 
   private async write(file: AuthFile): Promise<void> {
-    await fs.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await fs.writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: OWNER_ONLY, flag: 'wx' });
