@@ -217,9 +217,7 @@ export class ThreadStore {
     return this.exclusive(id, async () => {
       const summary = this.requirePersisted(id);
       if (!summary.archived) return summary;
-      const file = basename(summary.path);
-      const day = dayDirOfFileName(file) ?? dayDir(summary.createdAt * 1000);
-      return this.move(summary, join(SESSIONS, day, file), false);
+      return this.move(summary, datedPath(summary), false);
     });
   }
 
@@ -250,7 +248,14 @@ export class ThreadStore {
     const from = join(this.home, summary.path);
     const to = join(this.home, path);
     await fs.mkdir(dirname(to), { recursive: true, mode: 0o700 });
-    await fs.rename(from, to).catch((error: NodeJS.ErrnoException) => this.vanished(summary.id, error));
+    await fs.rename(from, to).catch(async (error: NodeJS.ErrnoException) => {
+      // Another window's server made the same move first.
+      const done = await fs.access(to).then(
+        () => true,
+        () => false,
+      );
+      if (!done) await this.vanished(summary.id, error);
+    });
     const moved = { ...summary, path, archived };
     await this.index.put(moved, this.index.bytesOf(summary.id));
     await this.index.folderChanged(dirname(from));
@@ -266,10 +271,7 @@ export class ThreadStore {
       ephemeral.summary = updated(ephemeral.summary, records);
       return ephemeral.summary;
     }
-    const path = this.require(id).path;
-    const written = await this.queue
-      .write(join(this.home, path), records, { create: false })
-      .catch((error: NodeJS.ErrnoException) => this.vanished(id, error));
+    const written = await this.onDisk(id, (path) => this.queue.write(path, records, { create: false }));
     // Read again after the write: the index may have learned something meanwhile.
     const summary = updated(this.require(id), records);
     await this.index.put(summary, this.index.bytesOf(id) + written);
@@ -299,11 +301,38 @@ export class ThreadStore {
   private async records(id: string): Promise<RolloutRecord[]> {
     const ephemeral = this.ephemeral.get(id);
     if (ephemeral) return ephemeral.records;
-    const path = join(this.home, this.require(id).path);
-    const contents = await readRollout(path, this.log).catch((error: NodeJS.ErrnoException) =>
-      this.vanished(id, error),
+    return (await this.onDisk(id, (path) => readRollout(path, this.log))).records;
+  }
+
+  /**
+   * Runs a file operation on the thread's rollout. The server of another window on this home may
+   * have archived or unarchived the thread meanwhile: then the file is found where it went, and the
+   * operation runs there, so a turn in progress loses nothing.
+   */
+  private async onDisk<T>(id: string, operation: (path: string) => Promise<T>): Promise<T> {
+    const summary = this.require(id);
+    try {
+      return await operation(join(this.home, summary.path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const moved = await this.movedElsewhere(summary);
+      if (!moved) return this.vanished(id, error as NodeJS.ErrnoException);
+      this.log.info(`thread ${id} was ${moved.archived ? 'archived' : 'unarchived'} by another process`);
+      await this.index.put(moved, this.index.bytesOf(id));
+      return operation(join(this.home, moved.path)).catch((again: NodeJS.ErrnoException) =>
+        this.vanished(id, again),
+      );
+    }
+  }
+
+  private async movedElsewhere(summary: ThreadSummary): Promise<ThreadSummary | null> {
+    const archived = !summary.archived;
+    const path = archived ? join(ARCHIVED, basename(summary.path)) : datedPath(summary);
+    const found = await fs.access(join(this.home, path)).then(
+      () => true,
+      () => false,
     );
-    return contents.records;
+    return found ? { ...summary, path, archived } : null;
   }
 
   /** A rollout gone from disk behind our back means the thread is gone: forget it and say so. */
@@ -313,6 +342,12 @@ export class ThreadStore {
     await this.index.delete(id);
     throw new ThreadNotFoundError(id);
   }
+}
+
+/** Where an unarchived rollout lives: its creation day's folder under sessions/. */
+function datedPath(summary: ThreadSummary): string {
+  const file = basename(summary.path);
+  return join(SESSIONS, dayDirOfFileName(file) ?? dayDir(summary.createdAt * 1000), file);
 }
 
 /** A summary after appending records: later update time, new name, first user text as preview. */
