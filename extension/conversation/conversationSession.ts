@@ -15,7 +15,7 @@ import type {
   WebviewMessage,
 } from '../../webview/messages';
 import type { ThreadlineServer } from '../server/threadlineServer';
-import { turnOverrides } from '../settings/overrides';
+import { turnOverrides, withinTrust } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import type { DiffViews } from './diffViews';
 import type { FileMentions } from './fileMentions';
@@ -203,13 +203,14 @@ export class ConversationSession implements vscode.Disposable {
   /** The user's settings, with the composer's choices for this turn on top. */
   private turnSettings(overrides: TurnOverrides) {
     const settings = readSettings();
-    return turnOverrides({
+    const chosen = {
       ...settings,
       model: overrides.model ?? settings.model,
       reasoningEffort: overrides.effort ?? settings.reasoningEffort,
       approvalPolicy: (overrides.approvalPolicy ?? settings.approvalPolicy) as typeof settings.approvalPolicy,
       sandboxMode: (overrides.sandbox ?? settings.sandboxMode) as typeof settings.sandboxMode,
-    });
+    };
+    return turnOverrides(withinTrust(chosen, vscode.workspace.isTrusted));
   }
 
   /** Web links go through the editor's opener (it asks about untrusted domains); paths open as files. */

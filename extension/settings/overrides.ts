@@ -22,6 +22,15 @@ const sandboxPolicyType = {
   'danger-full-access': 'dangerFullAccess',
 } as const;
 
+/**
+ * A window whose workspace the user has not trusted (Restricted Mode): the agent may read, and asks
+ * before anything that is not known to be safe, whatever the settings or the composer say, since a
+ * cloned repository's files (and a prompt injected through them) are the attacker here.
+ */
+export function withinTrust(settings: ThreadlineSettings, trusted: boolean): ThreadlineSettings {
+  return trusted ? settings : { ...settings, approvalPolicy: 'untrusted', sandboxMode: 'read-only' };
+}
+
 /** For thread/start, thread/resume and thread/fork. */
 export function threadOverrides(settings: ThreadlineSettings): ThreadOverrides {
   const overrides: ThreadOverrides = {};

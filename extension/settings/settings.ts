@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { TraceLevel } from '../server/outputLog';
 import type { LaunchSettings } from '../server/launch';
-import type { ThreadlineSettings } from './overrides';
+import { withinTrust, type ThreadlineSettings } from './overrides';
 
 const section = 'threadline';
 
@@ -10,7 +10,12 @@ function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(section);
 }
 
+/** The settings as they apply in this window: Restricted Mode overrides the policy ones. */
 export function readSettings(): ThreadlineSettings {
+  return withinTrust(readUserSettings(), vscode.workspace.isTrusted);
+}
+
+function readUserSettings(): ThreadlineSettings {
   const c = config();
   return {
     modelProvider: c.get<string>('modelProvider', ''),

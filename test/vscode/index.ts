@@ -19,6 +19,7 @@ export async function run(): Promise<void> {
     await import('./threads.test');
     await import('./approvals.test');
     await import('./diffViews.test');
+    await import('./workspaceSettings.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {

@@ -3,6 +3,7 @@ import { serverLaunch } from '../../../extension/server/launch';
 import {
   threadOverrides,
   turnOverrides,
+  withinTrust,
   type ThreadlineSettings,
 } from '../../../extension/settings/overrides';
 
@@ -65,5 +66,24 @@ describe('settings as per-request overrides', () => {
       approvalPolicy: 'on-request',
       sandboxPolicy: { type: 'workspaceWrite' },
     });
+  });
+
+  it('in Restricted Mode always sends untrusted approvals and a read-only sandbox', () => {
+    const open: ThreadlineSettings = {
+      ...unset,
+      model: 'qwen3-coder',
+      approvalPolicy: 'never',
+      sandboxMode: 'danger-full-access',
+    };
+    for (const settings of [unset, open]) {
+      const restricted = withinTrust(settings, false);
+      assert.deepEqual(threadOverrides(restricted), {
+        ...(settings.model ? { model: settings.model } : {}),
+        approvalPolicy: 'untrusted',
+        sandbox: 'read-only',
+      });
+      assert.deepEqual(turnOverrides(restricted).sandboxPolicy, { type: 'readOnly' });
+    }
+    assert.deepEqual(withinTrust(open, true), open);
   });
 });
