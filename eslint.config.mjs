@@ -20,6 +20,20 @@ const webviewWall = {
   ],
 };
 
+// Test temp folders come from tempDir() (test/helpers/tempDirs.ts): it removes them after the test and
+// puts them in the folder `npm test` checks for leftovers.
+const tempFolderMessage = 'Make temp folders with tempDir() from test/helpers/tempDirs.ts.';
+const tempFolders = {
+  paths: [
+    ...['node:os', 'os'].map((name) => ({ name, importNames: ['tmpdir'], message: tempFolderMessage })),
+    ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises'].map((name) => ({
+      name,
+      importNames: ['mkdtemp', 'mkdtempSync'],
+      message: tempFolderMessage,
+    })),
+  ],
+};
+
 export default tseslint.config(
   {
     ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test-results/**', '.scratch/**', '.vscode-test/**'],
@@ -32,6 +46,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts'],
+    ignores: ['test/helpers/tempDirs.ts'],
+    rules: { 'no-restricted-imports': ['error', tempFolders] },
   },
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', serverWall] } },
   {

@@ -33,7 +33,7 @@ const demo = createWorkspace(
     'README.md': '# Threadline demo\n\nA small repository to try Threadline on.\n',
     'src/greet.js': 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n',
   },
-  { git: true },
+  { git: true, keep: true },
 );
 console.log(`Demo workspace: ${demo}`);
 
@@ -44,7 +44,6 @@ if (onPath('code')) {
   process.exit(0);
 }
 
-run('bash', ['.ci/install-vscode-harness.sh']);
 const { CodeServer } = harness('codeServer.ts');
 const server = await CodeServer.start({ vsixFiles: [vsix] });
 const url = server.workbenchUrl(demo);

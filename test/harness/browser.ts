@@ -2,7 +2,8 @@
 // errors are collected so tests can assert the workbench stayed clean.
 import { rmSync } from 'node:fs';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumPath, scratchDir } from './paths';
+import { tempDir } from '../helpers/tempDirs';
+import { chromiumPath } from './paths';
 import { withTimeout } from './timeouts';
 
 const chromiumArgs = [
@@ -51,7 +52,7 @@ export class Browser {
   }
 
   static async launch(): Promise<Browser> {
-    const profile = scratchDir('threadline-chromium-');
+    const profile = tempDir('threadline-chromium-');
     const context = await withTimeout(
       chromium.launchPersistentContext(profile, {
         executablePath: chromiumPath,

@@ -4,7 +4,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeServerBin, scratchDir } from './paths';
+import { tempDir } from '../helpers/tempDirs';
+import { codeServerBin } from './paths';
 import { delay, withTimeout } from './timeouts';
 
 export interface CodeServerOptions {
@@ -62,10 +63,10 @@ export class CodeServer {
   static async start(options: CodeServerOptions = {}): Promise<CodeServer> {
     if (!existsSync(codeServerBin)) {
       throw new Error(
-        `code-server is not installed at ${codeServerBin}: run bash .ci/install-vscode-harness.sh`,
+        `code-server is not installed at ${codeServerBin}: run node .ci/setup.mjs`,
       );
     }
-    const root = scratchDir('threadline-cs-');
+    const root = tempDir('threadline-cs-');
     const dirs = { user: join(root, 'user-data'), ext: join(root, 'extensions'), tmp: join(root, 'tmp') };
     mkdirSync(join(dirs.user, 'User'), { recursive: true });
     mkdirSync(dirs.tmp);

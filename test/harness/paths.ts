@@ -1,6 +1,5 @@
 // Where the harness finds code-server, Chromium and its output folder.
-import { mkdtempSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../helpers/paths';
 
@@ -13,8 +12,4 @@ export function resultsPath(...parts: string[]): string {
   const file = join(resultsDir, ...parts);
   mkdirSync(resolve(file, '..'), { recursive: true });
   return file;
-}
-
-export function scratchDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
 import { vsixPath } from '../helpers/paths';
 import { Browser } from './browser';
 import { CodeServer } from './codeServer';
-import { resultsPath, scratchDir } from './paths';
+import { tempDir } from '../helpers/tempDirs';
+import { resultsPath } from './paths';
 import { openWorkbench, screenshot } from './workbench';
 import { createWorkspace } from './workspace';
 
@@ -52,7 +53,7 @@ export function useWorkbench(files: Record<string, string> = { 'README.md': '# D
   before(async function () {
     this.timeout(120_000);
     if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run npm run package first`);
-    home = scratchDir('threadline-home-');
+    home = tempDir('threadline-home-');
     server = await CodeServer.start({ vsixFiles: [vsixPath], env: { THREADLINE_HOME: home } });
     browser = await Browser.launch();
   });

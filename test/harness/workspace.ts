@@ -2,10 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { scratchDir } from './paths';
+import { tempDir } from '../helpers/tempDirs';
 
-export function createWorkspace(files: Record<string, string>, options: { git?: boolean } = {}): string {
-  const dir = scratchDir('threadline-workspace-');
+export function createWorkspace(
+  files: Record<string, string>,
+  options: { git?: boolean; keep?: boolean } = {},
+): string {
+  const dir = tempDir('threadline-workspace-', { keep: options.keep ?? false });
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);

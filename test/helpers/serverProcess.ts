@@ -1,11 +1,9 @@
 // Drives the built server (dist/server.js) as a child process over real stdio, the way the extension
 // does. Every message the server sends is kept and checked against the reference schema.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { serverBundle } from './paths';
 import { MessageLog, type Incoming } from './messageLog';
+import { tempDir } from './tempDirs';
 
 export interface StartOptions {
   home?: string;
@@ -13,9 +11,8 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
-export function tempDir(prefix = 'threadline-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+// Most suites import it from here.
+export { tempDir };
 
 export class ServerProcess extends MessageLog {
   private stdoutTail = '';

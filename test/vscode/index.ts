@@ -2,12 +2,14 @@
 // run(). Both launchers (code-server and @vscode/test-electron) use it. Suites are bundled in; mocha is
 // resolved from the repository's node_modules at run time.
 import Mocha from 'mocha';
+import { mochaHooks } from '../helpers/tempDirs';
 import { tagReporterOutput } from './outputTag';
 
 export async function run(): Promise<void> {
   process.setSourceMapsEnabled(true); // stack traces name the .ts lines
   tagReporterOutput(Mocha);
-  const mocha = new Mocha({ ui: 'bdd', color: true, timeout: 20_000 });
+  // The same temp-folder hooks as the mocha command's: what a test makes is removed after it.
+  const mocha = new Mocha({ ui: 'bdd', color: true, timeout: 20_000, rootHooks: mochaHooks });
   // Defines describe/it for the suites required below, as `mocha` does for spec files.
   mocha.suite.emit('pre-require', globalThis, 'threadline-vscode-tests', mocha);
   // The same editor against the reference server (`codex app-server`) runs the suite written for it.

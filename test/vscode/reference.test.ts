@@ -3,11 +3,11 @@
 // model server: the tree lists, renames, archives and unarchives, a turn streams, and the extension knows
 // it is not talking to its own server.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
+import { tempDir } from '../helpers/tempDirs';
 import { threadlineApi } from './extensionApi';
 import { archivedIds, shownIds, waitFor } from './treeHelpers';
 
@@ -21,7 +21,7 @@ describe('Threadline with the reference server (codex app-server 0.169)', () => 
 
   before(async () => {
     model = await startModelServer({ responses: [] });
-    codexHome = mkdtempSync(join(tmpdir(), 'threadline-codex-home-'));
+    codexHome = tempDir('threadline-codex-home-');
     writeFileSync(
       join(codexHome, 'config.toml'),
       [
@@ -50,7 +50,6 @@ describe('Threadline with the reference server (codex app-server 0.169)', () => 
     await settings().update('server.command', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('server.args', undefined, vscode.ConfigurationTarget.Global);
     await model.close();
-    rmSync(codexHome, { recursive: true, force: true });
   });
 
   it('runs the configured command and knows it is not its own server', async () => {

@@ -5,9 +5,9 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { repoRoot } from '../helpers/paths';
+import { tempDir } from '../helpers/tempDirs';
 import { Browser } from '../harness/browser';
 import { CodeServer } from '../harness/codeServer';
-import { scratchDir } from '../harness/paths';
 import { withTimeout } from '../harness/timeouts';
 import { createWorkspace } from '../harness/workspace';
 import { bundleInEditorTests } from './bundle';
@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   const testsEntry = await bundleInEditorTests();
   // The extension's server keeps its threads here, never in the user's ~/.threadline.
-  const home = scratchDir('threadline-home-');
+  const home = tempDir('threadline-home-');
   const env: NodeJS.ProcessEnv = { THREADLINE_HOME: home };
   // `--reference`: the reference-server suite, with the codex binary its npm package ships.
   if (reference) env.THREADLINE_TEST_CODEX = resolve(repoRoot, 'node_modules', '.bin', 'codex');

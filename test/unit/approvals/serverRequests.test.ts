@@ -1,8 +1,7 @@
 // The approvals core over real connections: ClientConnection with NDJSON on in-memory pipes, the
 // real LoadedThreads, broker and gate. The test plays the clients.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ActiveTurn } from '../../../server/agent/activeTurn';
@@ -14,6 +13,7 @@ import { createLogger } from '../../../server/log';
 import { ClientConnection } from '../../../server/rpc/clientConnection';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../server/rpc/ndjson';
 import { LoadedThreads } from '../../../server/threads/loadedThreads';
+import { tempDir } from '../../helpers/tempDirs';
 
 type Message = { id?: number | string; method?: string; params?: Record<string, unknown> };
 
@@ -90,7 +90,7 @@ function setUp(clients = 1) {
   const logLines: string[] = [];
   const loaded = new LoadedThreads();
   const log = createLogger('debug', (line) => logLines.push(line));
-  const home = mkdtempSync(join(tmpdir(), 'threadline-approvals-'));
+  const home = tempDir('threadline-approvals-');
   const approvals = new Approvals(loaded, log, new ExecpolicyRules(home, log));
   const peers = Array.from({ length: clients }, () => new TestClient(logLines));
   for (const peer of peers) loaded.subscribe(THREAD, peer.connection);

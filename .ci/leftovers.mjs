@@ -1,0 +1,38 @@
+// What the suites of one `npm test` left in the temp folder the run gave them. Every test helper makes its
+// folders there (test/helpers/tempDirs.ts), and nothing else does, so anything still there is a leftover.
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+function size(path) {
+  const stat = lstatSync(path);
+  if (!stat.isDirectory()) return { bytes: stat.size, files: 1 };
+  let bytes = 0;
+  let files = 0;
+  for (const name of readdirSync(path)) {
+    const inner = size(join(path, name));
+    bytes += inner.bytes;
+    files += inner.files;
+  }
+  return { bytes, files };
+}
+
+/** The entries left in `dir`, each with its size; empty when the suites cleaned up after themselves. */
+export function leftovers(dir) {
+  return readdirSync(dir)
+    .sort()
+    .map((name) => ({ name, ...size(join(dir, name)) }));
+}
+
+/** A failure message that names each leftover, so the suite that made it can be found by its prefix. */
+export function leftoverReport(entries, dir) {
+  const lines = entries.map(({ name, bytes, files }) => `  ${name} (${files} files, ${kib(bytes)})`);
+  return [
+    `${entries.length} temp entr${entries.length === 1 ? 'y was' : 'ies were'} left in ${dir} by the suites:`,
+    ...lines,
+    'Make them with tempDir() from test/helpers/tempDirs.ts (removed after each test) or remove them in after().',
+  ].join('\n');
+}
+
+function kib(bytes) {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
