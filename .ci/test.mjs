@@ -51,7 +51,8 @@ const left = leftovers(runTmp);
 rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
 
 console.log('\nnpm test, phase by phase:');
-for (const [name, seconds] of timings) console.log(`  ${name.padEnd(24)} ${seconds.toFixed(1).padStart(7)} s`);
+for (const [name, seconds] of timings)
+  console.log(`  ${name.padEnd(24)} ${seconds.toFixed(1).padStart(7)} s`);
 const total = timings.reduce((sum, [, seconds]) => sum + seconds, 0);
 console.log(`  ${'total'.padEnd(24)} ${total.toFixed(1).padStart(7)} s`);
 

@@ -62,9 +62,7 @@ export class CodeServer {
 
   static async start(options: CodeServerOptions = {}): Promise<CodeServer> {
     if (!existsSync(codeServerBin)) {
-      throw new Error(
-        `code-server is not installed at ${codeServerBin}: run node .ci/setup.mjs`,
-      );
+      throw new Error(`code-server is not installed at ${codeServerBin}: run node .ci/setup.mjs`);
     }
     const root = tempDir('threadline-cs-');
     const dirs = { user: join(root, 'user-data'), ext: join(root, 'extensions'), tmp: join(root, 'tmp') };
