@@ -2,6 +2,7 @@
 // folders there (test/helpers/tempDirs.ts), and nothing else does, so anything still there is a leftover.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 function size(path) {
   const stat = lstatSync(path);
@@ -25,14 +26,29 @@ export function leftovers(dir) {
 
 /** A failure message that names each leftover, so the suite that made it can be found by its prefix. */
 export function leftoverReport(entries, dir) {
-  const lines = entries.map(({ name, bytes, files }) => `  ${name} (${files} files, ${kib(bytes)})`);
+  const lines = entries.map(({ name, bytes, files }) => `  ${name} (${count(files, 'file')}, ${kib(bytes)})`);
   return [
-    `${entries.length} temp entr${entries.length === 1 ? 'y was' : 'ies were'} left in ${dir} by the suites:`,
+    `${count(entries.length, 'temp entry', 'temp entries')} left in ${dir} by the suites:`,
     ...lines,
     'Make them with tempDir() from test/helpers/tempDirs.ts (removed after each test) or remove them in after().',
   ].join('\n');
 }
 
+function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function kib(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+// `node .ci/leftovers.mjs DIR`: the same check on its own, exit code 1 when anything is left.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const dir = process.argv[2];
+  const entries = leftovers(dir);
+  if (entries.length) {
+    console.error(leftoverReport(entries, dir));
+    process.exit(1);
+  }
+  console.log(`nothing left in ${dir}`);
 }
