@@ -124,6 +124,8 @@ function rssOf(pid) {
 
 async function run(transport) {
   const home = mkdtempSync(join(tmpdir(), 'threadline-fuzz-'));
+  // Also when a run throws halfway (the end of run() removes it on success).
+  process.on('exit', () => rmSync(home, { recursive: true, force: true }));
   const args = transport === 'ws' ? ['--listen', 'ws://127.0.0.1:0'] : [];
   const child = spawnServer(args, home);
   let exited = false;

@@ -58,6 +58,7 @@ async function measure(label, once) {
 
 // An existing home is one a server has already run in (long enough to leave its caches behind).
 const existing = mkdtempSync(join(tmpdir(), 'threadline-bench-home-'));
+process.on('exit', () => rmSync(existing, { recursive: true, force: true }));
 await toInitialize(existing, 1500);
 const base = await measure('node -e 0 (floor)', floor);
 const warm = await measure('spawn → initialize, existing home', () => toInitialize(existing));
@@ -69,4 +70,3 @@ const fresh = await measure('spawn → initialize, fresh home', () => {
 console.log(
   `over the floor: existing home +${(warm - base).toFixed(1)} ms (target ≤ 20), fresh home +${(fresh - base).toFixed(1)} ms (target ≤ 40)`,
 );
-rmSync(existing, { recursive: true, force: true });
