@@ -90,9 +90,7 @@ export class Approvals {
     };
     return {
       command: async (q: CommandQuestion) => {
-        const amendment = q.offerAmendment
-          ? proposedPrefix(q.line, await this.rules.prefixes())
-          : null;
+        const amendment = q.offerAmendment ? proposedPrefix(q.line, await this.rules.prefixes()) : null;
         const decision = await decide('item/commandExecution/requestApproval', {
           threadId,
           turnId,
@@ -111,7 +109,8 @@ export class Approvals {
               ]
             : COMMAND_DECISIONS,
         });
-        if (decision.outcome === 'accept' && decision.forSession) grants.allowCommandLine(q.line, q.unsandboxed);
+        if (decision.outcome === 'accept' && decision.forSession)
+          grants.allowCommandLine(q.line, q.unsandboxed);
         if (decision.outcome === 'accept' && decision.execpolicyAmendment)
           await this.rules.add(decision.execpolicyAmendment);
         return decision;

@@ -21,7 +21,11 @@ export const startsWith = (words: readonly string[], prefix: Pattern) =>
  * Whether the prefixes allow the whole line. `readersRideAlong`: read-only commands need no prefix
  * of their own (not when the line runs outside the sandbox, where reading is not harmless).
  */
-export function lineCovered(line: CommandLine, prefixes: readonly Pattern[], readersRideAlong = true): boolean {
+export function lineCovered(
+  line: CommandLine,
+  prefixes: readonly Pattern[],
+  readersRideAlong = true,
+): boolean {
   if (!line.plain || line.commands.length === 0) return false;
   const allowed = line.commands.map((c) => prefixes.some((prefix) => startsWith(c.words, prefix)));
   // Read-only commands ride along, but a line of them alone is not the grant's to allow.

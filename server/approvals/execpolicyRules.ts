@@ -47,18 +47,24 @@ export class ExecpolicyRules {
   async verdict(line: CommandLine): Promise<RuleVerdict | null> {
     let found: PrefixRule | undefined;
     for (const rule of await this.rules()) {
-      if (rule.decision === 'allow' || (found && STRICTNESS[found.decision] >= STRICTNESS[rule.decision])) continue;
+      if (rule.decision === 'allow' || (found && STRICTNESS[found.decision] >= STRICTNESS[rule.decision]))
+        continue;
       if (line.commands.some((c) => startsWith(c.words, rule.pattern))) found = rule;
     }
     if (!found || found.decision === 'allow') return null;
     const words = found.pattern.map((p) => (typeof p === 'string' ? p : `[${p.join('|')}]`)).join(' ');
-    return { decision: found.decision, reason: found.justification ?? `a rule matches commands starting with \`${words}\`` };
+    return {
+      decision: found.decision,
+      reason: found.justification ?? `a rule matches commands starting with \`${words}\``,
+    };
   }
 
   /** Allows the prefix from now on, in this process at once and in `default.rules` for later ones. */
   async add(prefix: string[]): Promise<void> {
     if (prefixOpensEverything(prefix)) {
-      this.log.warn(`not allowing commands starting with ${JSON.stringify(prefix)}: that would allow any command`);
+      this.log.warn(
+        `not allowing commands starting with ${JSON.stringify(prefix)}: that would allow any command`,
+      );
       return;
     }
     const rules = await this.rules();
@@ -96,7 +102,10 @@ export class ExecpolicyRules {
       for (const rule of read.rules) {
         // Only literal words can open everything; a list of alternatives is checked word by word.
         const opens = rule.decision === 'allow' && expand(rule.pattern).some(prefixOpensEverything);
-        if (opens) this.log.warn(`${path}:${rule.line}: an allow rule for a bare launcher or interpreter would allow any command; ignored`);
+        if (opens)
+          this.log.warn(
+            `${path}:${rule.line}: an allow rule for a bare launcher or interpreter would allow any command; ignored`,
+          );
         else rules.push(rule);
       }
     }
@@ -107,7 +116,8 @@ export class ExecpolicyRules {
 /** Every literal prefix a pattern stands for (a pattern's alternatives are few). */
 function expand(pattern: Pattern): string[][] {
   return pattern.reduce<string[][]>(
-    (prefixes, part) => prefixes.flatMap((p) => (typeof part === 'string' ? [part] : part).map((w) => [...p, w])),
+    (prefixes, part) =>
+      prefixes.flatMap((p) => (typeof part === 'string' ? [part] : part).map((w) => [...p, w])),
     [[]],
   );
 }

@@ -27,7 +27,15 @@ type Token =
   | { kind: 'bad'; value: string; line: number; first: boolean };
 
 const PUNCT = new Set(['(', ')', '[', ']', ',', '=']);
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '\n': '' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '\n': '',
+};
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -43,8 +51,10 @@ function tokenize(text: string): Token[] {
     if (c === '\n') [line, first, i] = [line + 1, true, i + 1];
     else if (c === ' ' || c === '\t' || c === '\r') i++;
     else if (c === '#') while (i < text.length && text[i] !== '\n') i++;
-    else if (PUNCT.has(c)) push('punct', c, line), i++;
-    else if (/[A-Za-z_]/.test(c) && !/^[rR]['"]/.test(text.slice(i, i + 2))) {
+    else if (PUNCT.has(c)) {
+      push('punct', c, line);
+      i++;
+    } else if (/[A-Za-z_]/.test(c) && !/^[rR]['"]/.test(text.slice(i, i + 2))) {
       const name = /^[A-Za-z_]\w*/.exec(text.slice(i))![0];
       push('name', name, line);
       i += name.length;
@@ -104,7 +114,8 @@ class Statement {
 
   private expect(value: string): void {
     const token = this.next();
-    if (token.kind !== 'punct' || token.value !== value) this.fail(`expected "${value}", found ${describe(token)}`);
+    if (token.kind !== 'punct' || token.value !== value)
+      this.fail(`expected "${value}", found ${describe(token)}`);
   }
 
   private peek(value: string): boolean {
@@ -115,7 +126,8 @@ class Statement {
   value(): Value {
     const token = this.next();
     if (token.kind === 'string') return token.value;
-    if (token.kind !== 'punct' || token.value !== '[') this.fail(`expected a string or a list, found ${describe(token)}`);
+    if (token.kind !== 'punct' || token.value !== '[')
+      this.fail(`expected a string or a list, found ${describe(token)}`);
     const items: Value[] = [];
     while (!this.peek(']')) {
       items.push(this.value());
@@ -141,7 +153,8 @@ class Statement {
       if (!this.peek(')')) this.expect(',');
     }
     this.expect(')');
-    if (this.at !== this.tokens.length) this.fail(`unexpected ${describe(this.tokens[this.at]!)} after the rule`);
+    if (this.at !== this.tokens.length)
+      this.fail(`unexpected ${describe(this.tokens[this.at]!)} after the rule`);
     return args;
   }
 }
@@ -159,13 +172,18 @@ function toRule(args: Map<string, Value>, line: number): PrefixRule {
       throw new Error(`prefix_rule has no argument ${name}`);
   }
   const pattern = args.get('pattern');
-  if (!Array.isArray(pattern) || pattern.length === 0 || !pattern.every((p) => isString(p) || isStringList(p)))
+  if (
+    !Array.isArray(pattern) ||
+    pattern.length === 0 ||
+    !pattern.every((p) => isString(p) || isStringList(p))
+  )
     throw new Error('pattern must be a non-empty list of strings (or of lists of strings)');
   const decision = args.get('decision') ?? 'allow';
   if (decision !== 'allow' && decision !== 'prompt' && decision !== 'forbidden')
     throw new Error(`decision must be "allow", "prompt" or "forbidden", not ${JSON.stringify(decision)}`);
   const justification = args.get('justification');
-  if (justification !== undefined && !isString(justification)) throw new Error('justification must be a string');
+  if (justification !== undefined && !isString(justification))
+    throw new Error('justification must be a string');
   const rule: PrefixRule = { pattern: pattern as Pattern, decision, line };
   if (justification !== undefined) rule.justification = justification;
   for (const [name, expected] of [
@@ -178,7 +196,9 @@ function toRule(args: Map<string, Value>, line: number): PrefixRule {
       const words = isString(example) ? splitExample(example) : isStringList(example) ? example : null;
       if (!words) throw new Error(`${name} holds something that is not a command`);
       if (startsWith(words, rule.pattern) !== expected)
-        throw new Error(`the rule ${expected ? 'does not match' : 'matches'} its ${name} example ${JSON.stringify(words)}`);
+        throw new Error(
+          `the rule ${expected ? 'does not match' : 'matches'} its ${name} example ${JSON.stringify(words)}`,
+        );
     }
   }
   return rule;
@@ -187,7 +207,9 @@ function toRule(args: Map<string, Value>, line: number): PrefixRule {
 /** A `match` example given as one string: words split as a POSIX shell would (quotes, backslashes). */
 function splitExample(text: string): string[] {
   const words: string[] = [];
-  for (const [, double, single, plain] of text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s'"\\]|\\.)+)/g)) {
+  for (const [, double, single, plain] of text.matchAll(
+    /"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s'"\\]|\\.)+)/g,
+  )) {
     words.push(double?.replace(/\\(.)/g, '$1') ?? single ?? plain!.replace(/\\(.)/g, '$1'));
   }
   return words;

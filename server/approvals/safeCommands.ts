@@ -49,7 +49,17 @@ const READERS: Record<string, Unsafe> = {
 };
 
 // find's actions that run programs or write files (find has no short clusters).
-const FIND_UNSAFE = ['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fls', '-fprint', '-fprint0', '-fprintf'];
+const FIND_UNSAFE = [
+  '-exec',
+  '-execdir',
+  '-ok',
+  '-okdir',
+  '-delete',
+  '-fls',
+  '-fprint',
+  '-fprint0',
+  '-fprintf',
+];
 // rg: preprocessors and decompressors run programs.
 const RG_UNSAFE: Unsafe = { short: 'z', long: ['--pre', '--search-zip', '--hostname-bin'] };
 
@@ -89,7 +99,9 @@ export function isSafeCommand(command: SimpleCommand): boolean {
       return !hasOption(args, RG_UNSAFE);
     case 'sed':
       // Only printing a line range of files: `sed -n 10,20p file` (no w/e commands, no -i).
-      return args.length >= 3 && args[0] === '-n' && /^\d+(,\d+)?p$/.test(args[1]!) && !hasDash(args.slice(2));
+      return (
+        args.length >= 3 && args[0] === '-n' && /^\d+(,\d+)?p$/.test(args[1]!) && !hasDash(args.slice(2))
+      );
     case 'git':
       return isSafeGit(args[0] === '--no-pager' ? args.slice(1) : args);
     default:

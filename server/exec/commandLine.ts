@@ -4,7 +4,7 @@
 // redirection, heredoc, assignment, subshell, comment, background job or parse error. Only a plain
 // line's words are what bash will run; the approval rules trust nothing else. `bash -c "…"` and
 // `bash -lc "…"` are read again inside, the same way.
-import type { Node } from './bashParser';
+import type { loadBashParser, Node } from './bashParser';
 import { literalWord } from './shellWords';
 
 export interface SimpleCommand {
@@ -27,6 +27,7 @@ const GROUPS = new Set(['program', 'list', 'pipeline']);
 const COMMAND_GAP = /^(?:[ \t]|\\\n)*$/;
 const LINE_GAP = /^(?:[ \t\n]|\\\n)*$/;
 // Bash and the grammar disagree on carriage returns and other control characters (`echo hi\r`).
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\0-\x08\x0b-\x1f\x7f]/;
 // `bash -lc 'script'`, with the shell named exactly; another shell or launcher is never opened up.
 const BASH = new Set(['bash', '/bin/bash', '/usr/bin/bash']);
@@ -36,7 +37,10 @@ type Parse = <T>(text: string, read: (root: Node) => T) => T;
 let parser: Promise<Parse> | undefined;
 
 async function bashParser(): Promise<Parse> {
-  parser ??= import('./bashParser').then((module) => module.loadBashParser());
+  // require, not import(): the bundled core runs in a vm.Script without an ESM loader, and esbuild
+  // turns this into loading dist/server-bash.js.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  parser ??= (require('./bashParser') as { loadBashParser: typeof loadBashParser }).loadBashParser();
   return parser;
 }
 
@@ -148,7 +152,9 @@ function children(node: Node): Node[] {
 
 function onlyChild(node: Node): Node | null {
   const inner = children(node);
-  return inner.length === 1 && inner[0]!.startIndex === node.startIndex && inner[0]!.endIndex === node.endIndex
+  return inner.length === 1 &&
+    inner[0]!.startIndex === node.startIndex &&
+    inner[0]!.endIndex === node.endIndex
     ? inner[0]!
     : null;
 }

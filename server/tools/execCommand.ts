@@ -151,7 +151,8 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
       ? '[runs outside the sandbox, as approved earlier for this session or by your rules]\n'
       : '';
   if (banner) item.delta(banner);
-  if (unconfinedByGrant) notes.push('the command ran outside the sandbox (approved earlier for this session or by a rule).');
+  if (unconfinedByGrant)
+    notes.push('the command ran outside the sandbox (approved earlier for this session or by a rule).');
   let attempt = await attemptRun(cmd, cwd, sandboxed, availability, context, item, yieldMs);
   if (
     sandboxed &&

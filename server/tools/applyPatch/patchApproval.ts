@@ -25,7 +25,8 @@ export async function patchVerdict(
   const guarded = await protectedPaths(paths);
   if (guarded.length > 0) {
     const reason = `writes settings that govern the agent, which always need approval: ${guarded.join(', ')}`;
-    if (!mayAsk) return { kind: 'refuse', reason: `the patch ${reason}; the approval policy does not allow asking` };
+    if (!mayAsk)
+      return { kind: 'refuse', reason: `the patch ${reason}; the approval policy does not allow asking` };
     return { kind: 'ask', reason, grantRoot: commonRoot(paths, cwd) };
   }
   if (allowedForSession(paths)) return { kind: 'apply' };
