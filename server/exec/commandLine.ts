@@ -32,6 +32,13 @@ const CONTROL = /[\0-\x08\x0b-\x1f\x7f]/;
 // `bash -lc 'script'`, with the shell named exactly; another shell or launcher is never opened up.
 const BASH = new Set(['bash', '/bin/bash', '/usr/bin/bash']);
 const MAX_NESTING = 3;
+// Bash's reserved words: as a command's first word they are syntax, which the grammar does not all
+// know (it reads `coproc ls` as a command named coproc; bash runs ls in the background).
+const RESERVED = new Set(
+  '! [[ ]] { } case coproc do done elif else esac fi for function if in select then time until while'.split(
+    ' ',
+  ),
+);
 
 type Parse = <T>(text: string, read: (root: Node) => T) => T;
 let parser: Promise<Parse> | undefined;
@@ -128,7 +135,8 @@ class Reader {
     for (const child of children(node)) {
       const part = child.type === 'command_name' ? onlyChild(child) : child;
       const word = part ? literalWord(part) : null;
-      if (word === null || (child.type === 'command_name' && word.includes('='))) this.plain = false;
+      const name = child.type === 'command_name';
+      if (word === null || (name && (word.includes('=') || RESERVED.has(word)))) this.plain = false;
       words.push(word ?? child.text);
     }
     this.commands.push({ words, joiner: null });
