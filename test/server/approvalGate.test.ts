@@ -10,7 +10,7 @@ import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startTurn, turnCompleted } from '../helpers/agent';
 import { answer, commandItems, gitRepo, serverRequest } from '../helpers/commands';
 import { patchCall } from '../helpers/patches';
-import { useServers } from '../helpers/serverProcess';
+import { tempDir, useServers } from '../helpers/serverProcess';
 
 const APPROVAL = 'item/commandExecution/requestApproval';
 const FILE_APPROVAL = 'item/fileChange/requestApproval';
@@ -155,6 +155,50 @@ describe('the approval gate against the issue 16 attacks', function () {
     const [touch] = commandItems(server, turn.id);
     assert.equal(touch!.status, 'declined');
     assert.match(JSON.stringify(model.requests[1]!.body), /forbidden by the user's rules: no new files here/);
+  });
+
+  it('an allowed prefix takes an escalated run outside the sandbox only when it covers every command, and says so', async () => {
+    const home = newHome();
+    mkdirSync(join(home, 'rules'));
+    writeFileSync(join(home, 'rules', 'default.rules'), 'prefix_rule(pattern=["touch"], decision="allow")\n');
+    const { server, threadId } = await setUp('on-request', home);
+    const outside = tempDir('threadline-outside-');
+    made.push(outside);
+    const escalated = (cmd: string) => ({ cmd, sandbox_permissions: 'require_escalated' });
+    model.script(
+      {
+        output: [
+          {
+            toolCall: { name: 'exec_command', arguments: JSON.stringify(escalated(`touch ${outside}/one`)) },
+          },
+        ],
+      },
+      {
+        output: [
+          {
+            toolCall: {
+              name: 'exec_command',
+              arguments: JSON.stringify(escalated(`touch ${outside}/two && cat ${outside}/one`)),
+              callId: 'call_2',
+            },
+          },
+        ],
+      },
+      { output: [{ text: 'Done.' }] },
+    );
+    const turn = await startTurn(server, threadId, 'Outside');
+    // Outside the sandbox a reader does not ride along: the second line asks.
+    const asked = await serverRequest(server, APPROVAL);
+    assert.match((asked.params as { command: string }).command, /two && cat/);
+    answer(server, asked, { decision: 'decline' });
+    await turnCompleted(server, turn.id, 30_000);
+    assert.equal(server.received.filter((m) => m.method === APPROVAL).length, 1);
+    // bubblewrap gives the sandbox its own /tmp: the file is there only because it ran outside.
+    assert.equal(existsSync(join(outside, 'one')), true);
+    assert.equal(existsSync(join(outside, 'two')), false);
+    const [first] = commandItems(server, turn.id);
+    assert.match(first!.aggregatedOutput ?? '', /runs outside the sandbox/);
+    assert.match(JSON.stringify(model.requests[1]!.body), /ran outside the sandbox/);
   });
 
   for (const [policy, outcome] of [
