@@ -12,8 +12,8 @@ import { isSafeCommand } from './safeCommands';
 /** A rule's pattern: each position one word, or one of several. */
 export type Pattern = readonly (string | readonly string[])[];
 
-export const startsWith = (words: readonly string[], prefix: Pattern) =>
-  prefix.length > 0 &&
+export const startsWith = (words: readonly string[], prefix: Pattern, emptyMatches = false) =>
+  (emptyMatches || prefix.length > 0) &&
   prefix.length <= words.length &&
   prefix.every((word, i) => (typeof word === 'string' ? words[i] === word : word.includes(words[i]!)));
 

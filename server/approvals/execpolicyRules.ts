@@ -6,7 +6,7 @@
 // are seen after a restart.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandLine } from '../exec/commandLine';
+import type { CommandLine, SimpleCommand } from '../exec/commandLine';
 import type { Logger } from '../log';
 import { prefixOpensEverything, startsWith, type Pattern } from './commandPrefixes';
 import { parseRules, type PrefixRule } from './rulesLanguage';
@@ -41,22 +41,29 @@ export class ExecpolicyRules {
   }
 
   /**
-   * The strictest forbidden or prompt rule matching any command of the line. The commands of a line
-   * that is not plain are matched as written: a best effort, since its words are not what runs.
+   * The strictest forbidden or prompt rule matching any command of the line (commands inside
+   * substitutions included). A command whose words are computed when it runs may match a rule we
+   * cannot tell: a forbidden rule it may match makes it ask.
    */
   async verdict(line: CommandLine): Promise<RuleVerdict | null> {
-    let found: PrefixRule | undefined;
+    let found: RuleVerdict | null = null;
+    const rank = (v: RuleVerdict | null) => (v ? STRICTNESS[v.decision] : 0);
     for (const rule of await this.rules()) {
-      if (rule.decision === 'allow' || (found && STRICTNESS[found.decision] >= STRICTNESS[rule.decision]))
-        continue;
-      if (line.commands.some((c) => startsWith(c.words, rule.pattern))) found = rule;
+      if (rule.decision === 'allow') continue;
+      for (const command of line.commands) {
+        const match = matchOf(command, rule.pattern);
+        if (match === 'no') continue;
+        const verdict: RuleVerdict =
+          match === 'yes'
+            ? { decision: rule.decision, reason: rule.justification ?? describeRule(rule.pattern) }
+            : {
+                decision: 'prompt',
+                reason: `its words are computed when it runs, and ${describeRule(rule.pattern)}`,
+              };
+        if (rank(verdict) > rank(found)) found = verdict;
+      }
     }
-    if (!found || found.decision === 'allow') return null;
-    const words = found.pattern.map((p) => (typeof p === 'string' ? p : `[${p.join('|')}]`)).join(' ');
-    return {
-      decision: found.decision,
-      reason: found.justification ?? `a rule matches commands starting with \`${words}\``,
-    };
+    return found;
   }
 
   /** Allows the prefix from now on, in this process at once and in `default.rules` for later ones. */
@@ -120,4 +127,19 @@ function expand(pattern: Pattern): string[][] {
       prefixes.flatMap((p) => (typeof part === 'string' ? [part] : part).map((w) => [...p, w])),
     [[]],
   );
+}
+
+const describeRule = (pattern: Pattern) =>
+  `a rule matches commands starting with \`${pattern.map((p) => (typeof p === 'string' ? p : `[${p.join('|')}]`)).join(' ')}\``;
+
+/**
+ * Whether the command starts with the pattern: surely, or perhaps (a computed word comes before the
+ * pattern ends; it may expand to any number of words).
+ */
+function matchOf(command: SimpleCommand, pattern: Pattern): 'yes' | 'maybe' | 'no' {
+  const firstOpaque = command.opaque[0] ?? command.words.length;
+  if (firstOpaque >= pattern.length) return startsWith(command.words, pattern) ? 'yes' : 'no';
+  return startsWith(command.words.slice(0, firstOpaque), pattern.slice(0, firstOpaque), true)
+    ? 'maybe'
+    : 'no';
 }

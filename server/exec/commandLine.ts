@@ -12,6 +12,8 @@ export interface SimpleCommand {
   words: string[];
   /** The operator that joins it to the next command (`&&`, `||`, `;`, `|`, newline…), if any. */
   joiner: string | null;
+  /** Positions of the words bash computes when it runs (expansions), shown here as written. */
+  opaque: number[];
 }
 
 export interface CommandLine {
@@ -58,7 +60,7 @@ export async function parseCommandLine(text: string): Promise<CommandLine> {
   } catch {
     // No parser, no trust: the line is asked about under any policy that asks.
     parser = undefined;
-    return { text, commands: [{ words: text.trim().split(/\s+/), joiner: null }], plain: false };
+    return { text, commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0] }], plain: false };
   }
   return readLine(parse, text, 0);
 }
@@ -132,14 +134,29 @@ class Reader {
   private command(node: Node): void {
     this.checkGaps(node, COMMAND_GAP);
     const words: string[] = [];
+    const hiding: Node[] = [];
+    const opaque: number[] = [];
     for (const child of children(node)) {
       const part = child.type === 'command_name' ? onlyChild(child) : child;
       const word = part ? literalWord(part) : null;
       const name = child.type === 'command_name';
       if (word === null || (name && (word.includes('=') || RESERVED.has(word)))) this.plain = false;
+      if (word === null) {
+        opaque.push(words.length);
+        hiding.push(child);
+      }
       words.push(word ?? child.text);
     }
-    this.commands.push({ words, joiner: null });
+    this.commands.push({ words, joiner: null, opaque });
+    // Commands inside its words (`echo $(rm -rf x)`), for rules and display.
+    for (const child of hiding) this.nested(child);
+  }
+
+  private nested(node: Node): void {
+    for (const child of children(node)) {
+      if (child.type === 'command') this.command(child);
+      else this.nested(child);
+    }
   }
 
   /** Text the parse does not account for (between, before or after the children) is not trusted. */
