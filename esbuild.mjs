@@ -1,7 +1,7 @@
 // Builds the three bundles in one run: the extension host, the headless app-server, the webview.
 // `--production` minifies without source maps (what ships); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -52,7 +52,16 @@ const builds = {
     ...node,
     entryPoints: { 'server-core': 'server/core.ts' },
     outdir: 'dist',
-    plugins: [apart(/\/providers\/index$/, 'server-providers.js')],
+    plugins: [
+      apart(/\/providers\/index$/, 'server-providers.js'),
+      apart(/^\.\/bashParser$/, 'server-bash.js'),
+    ],
+  },
+  // The bash parser (tree-sitter and its bash grammar): loaded when the first command line is read.
+  'server-bash': {
+    ...node,
+    entryPoints: { 'server-bash': 'server/exec/bashParser.ts' },
+    outdir: 'dist',
   },
   // The model clients: loaded when a turn first needs a model, never at startup.
   'server-providers': {
@@ -92,6 +101,10 @@ function report(name, result) {
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
+// The WebAssembly the bash parser loads from beside its bundle.
+for (const wasm of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) {
+  copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${wasm}`, `dist/${wasm}`);
+}
 if (watch) {
   for (const [name, options] of Object.entries(builds)) {
     const onEnd = (r) => {

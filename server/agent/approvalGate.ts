@@ -1,6 +1,7 @@
 // What a tool may ask the user while its turn runs, and the answers it gets. The agent loop only
 // passes the gate to tools (ToolContext.approvals); server/approvals implements it with server
 // requests to the thread's clients, so tools stay free of JSON-RPC.
+import type { RuleVerdict } from '../approvals/execpolicyRules';
 import type { CommandLine } from '../exec/commandLine';
 import type { CommandAction } from '../protocol/commandExecution';
 import type { ThreadActiveFlag } from '../protocol/thread';
@@ -18,6 +19,8 @@ export interface CommandQuestion {
   command: string;
   /** The command line as read, for remembering a session-wide yes. */
   line: CommandLine;
+  /** The question is whether to run it outside the sandbox (a session-wide yes then allows that too). */
+  unsandboxed: boolean;
   cwd: string;
   commandActions: CommandAction[];
   reason?: string | null;
@@ -73,8 +76,13 @@ export interface ApprovalGate {
   command(question: CommandQuestion): Promise<ApprovalDecision>;
   /** Asks whether a file change may be applied. `cancel` has already interrupted the turn. */
   fileChange(question: FileChangeQuestion): Promise<ApprovalDecision>;
-  /** Whether an earlier acceptForSession, or an allowed prefix (execpolicy amendment), covers this line. */
-  commandAllowedForSession(line: CommandLine): Promise<boolean>;
+  /**
+   * Whether an earlier acceptForSession, or the allow rules (execpolicy amendments), cover this line;
+   * `unsandboxed`: to run outside the sandbox.
+   */
+  commandAllowedForSession(line: CommandLine, unsandboxed: boolean): Promise<boolean>;
+  /** A forbidden or prompt rule of the user's that matches the line. */
+  commandRule(line: CommandLine): Promise<RuleVerdict | null>;
   /** Whether an earlier acceptForSession covers every one of these paths. */
   filesAllowedForSession(paths: string[]): boolean;
   /**

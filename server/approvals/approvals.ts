@@ -2,9 +2,9 @@
 //
 // A tool gets `context.approvals` (an ApprovalGate, server/agent/approvalGate.ts) and does:
 //   1. decide whether it must ask at all: the thread's policy (`context.permissions`) and
-//      `await approvals.commandAllowedForSession(line)` / `approvals.filesAllowedForSession(paths)`,
-//      which remember earlier acceptForSession answers (command lines, file roots) and the
-//      prefixes allowed for good (execpolicy amendments, server/approvals/execpolicyRules.ts);
+//      `await approvals.commandAllowedForSession(line, unsandboxed)`, `approvals.commandRule(line)` / `approvals.filesAllowedForSession(paths)`,
+//      which remember earlier acceptForSession answers (exact command lines, file roots) and the
+//      user's rules (allowed prefixes, forbidden and prompt rules: server/approvals/execpolicyRules.ts);
 //   2. emit `item/started` for its item (commandExecution / fileChange, status inProgress);
 //   3. `await approvals.command({itemId, command, line, cwd, commandActions, reason})` or
 //      `await approvals.fileChange({itemId, paths, reason, grantRoot})`. This sends
@@ -90,9 +90,7 @@ export class Approvals {
     };
     return {
       command: async (q: CommandQuestion) => {
-        const amendment = q.offerAmendment
-          ? proposedPrefix(q.line, [...grants.commandPrefixes, ...(await this.rules.prefixes())])
-          : null;
+        const amendment = q.offerAmendment ? proposedPrefix(q.line, await this.rules.prefixes()) : null;
         const decision = await decide('item/commandExecution/requestApproval', {
           threadId,
           turnId,
@@ -111,7 +109,8 @@ export class Approvals {
               ]
             : COMMAND_DECISIONS,
         });
-        if (decision.outcome === 'accept' && decision.forSession) grants.allowCommandLine(q.line);
+        if (decision.outcome === 'accept' && decision.forSession)
+          grants.allowCommandLine(q.line, q.unsandboxed);
         if (decision.outcome === 'accept' && decision.execpolicyAmendment)
           await this.rules.add(decision.execpolicyAmendment);
         return decision;
@@ -140,7 +139,9 @@ export class Approvals {
         }
         return decision;
       },
-      commandAllowedForSession: async (line) => grants.commandAllowed(line, await this.rules.prefixes()),
+      commandAllowedForSession: async (line, unsandboxed) =>
+        grants.commandAllowed(line, await this.rules.prefixes(), unsandboxed),
+      commandRule: (line) => this.rules.verdict(line),
       filesAllowedForSession: (paths) => grants.pathsAllowed(paths),
       ask: (method, params, flag) => this.broker.ask(threadId, method, params, flag, onInterrupt),
     };

@@ -1,6 +1,7 @@
 // Whether a command may run as it is, must be approved first, or may not run at all, and whether it
 // runs inside the sandbox: the approval policy, the sandbox policy and what the machine offers.
 import type { AskForApproval, SandboxPolicy } from '../protocol/enums';
+import type { RuleVerdict } from './execpolicyRules';
 
 export interface CommandCircumstances {
   approvalPolicy: AskForApproval;
@@ -11,8 +12,13 @@ export interface CommandCircumstances {
   escalated: boolean;
   /** On the known-safe read-only list. */
   knownSafe: boolean;
-  /** An earlier acceptForSession (or execpolicy amendment) covers it. */
+  /**
+   * An earlier acceptForSession or the allow rules cover it (for an escalated run: cover it to run
+   * outside the sandbox).
+   */
   allowedForSession: boolean;
+  /** A forbidden or prompt rule matches it. */
+  rule: RuleVerdict | null;
 }
 
 export type CommandPlan =
@@ -20,12 +26,27 @@ export type CommandPlan =
   | { kind: 'ask'; reason: string; sandboxedOnceApproved: boolean }
   | { kind: 'refuse'; message: string };
 
-const wantsSandbox = (policy: SandboxPolicy) =>
+export const wantsSandbox = (policy: SandboxPolicy) =>
   policy.type === 'readOnly' || policy.type === 'workspaceWrite';
 
 export function planCommand(c: CommandCircumstances): CommandPlan {
   const confine = wantsSandbox(c.sandboxPolicy);
   const canConfine = confine && c.sandboxAvailable;
+  if (c.rule?.decision === 'forbidden')
+    return { kind: 'refuse', message: `This command is forbidden by the user's rules: ${c.rule.reason}.` };
+  if (c.rule?.decision === 'prompt') {
+    if (c.approvalPolicy === 'never') {
+      return {
+        kind: 'refuse',
+        message: `The user's rules say to ask before this command (${c.rule.reason}), and the approval policy is "never": it may not run.`,
+      };
+    }
+    return {
+      kind: 'ask',
+      reason: `The user's rules say to ask before this command: ${c.rule.reason}.`,
+      sandboxedOnceApproved: canConfine && !c.escalated,
+    };
+  }
   if (c.approvalPolicy === 'never') {
     if (c.escalated) {
       return {

@@ -1,53 +1,98 @@
-// Command prefixes the user allowed ("Always allow commands starting with …", acceptForSession):
-// which command lines they cover, and which prefix to offer when a command needs approval.
+// Command prefixes the user allowed for good ("Always allow commands starting with …", kept as
+// rules): which command lines they cover, and which prefix to offer when a command needs approval.
 // A prefix covers a simple command whose first words are exactly the prefix. A whole line is
-// covered only when it is plain (no redirections, substitutions, subshells or background jobs:
-// their effects do not show in the words) and every command it chains is covered or only reads;
-// so an allowed `npm test` never lets `npm test; rm -rf ~` through.
-import type { CommandLine } from '../exec/commandLine';
+// covered only when it is plain (literal words only, server/exec/commandLine.ts) and every command
+// it chains is covered or only reads; so an allowed `npm test` never lets `npm test; rm -rf ~`
+// through. A prefix that would let anything run (a launcher or interpreter with nothing fixed after
+// it: `bash`, `python -c`, `sudo -u root`) is never offered nor saved.
+import type { CommandLine, SimpleCommand } from '../exec/commandLine';
 import { basename } from '../exec/commandLine';
 import { isSafeCommand } from './safeCommands';
 
-export const startsWith = (words: readonly string[], prefix: readonly string[]) =>
-  prefix.length > 0 && prefix.length <= words.length && prefix.every((word, i) => words[i] === word);
+/** A rule's pattern: each position one word, or one of several. */
+export type Pattern = readonly (string | readonly string[])[];
 
-export function lineCovered(line: CommandLine, prefixes: readonly (readonly string[])[]): boolean {
-  if (line.hasShellEffects || line.commands.length === 0) return false;
+export const startsWith = (words: readonly string[], prefix: Pattern, emptyMatches = false) =>
+  (emptyMatches || prefix.length > 0) &&
+  prefix.length <= words.length &&
+  prefix.every((word, i) => (typeof word === 'string' ? words[i] === word : word.includes(words[i]!)));
+
+/**
+ * Whether the prefixes allow the whole line. `readersRideAlong`: read-only commands need no prefix
+ * of their own (not when the line runs outside the sandbox, where reading is not harmless).
+ */
+export function lineCovered(
+  line: CommandLine,
+  prefixes: readonly Pattern[],
+  readersRideAlong = true,
+): boolean {
+  if (!line.plain || line.commands.length === 0) return false;
   const allowed = line.commands.map((c) => prefixes.some((prefix) => startsWith(c.words, prefix)));
   // Read-only commands ride along, but a line of them alone is not the grant's to allow.
-  return allowed.some(Boolean) && line.commands.every((c, i) => allowed[i] || isSafeCommand(c));
+  return (
+    allowed.some(Boolean) &&
+    line.commands.every((c, i) => allowed[i] || (readersRideAlong && isSafeCommand(c)))
+  );
 }
 
-// Programs that run whatever follows them: allowing one of them alone would allow everything.
+// Programs that run whatever command follows them.
 const LAUNCHERS = new Set([
-  'bash',
-  'sh',
-  'zsh',
-  'dash',
-  'env',
-  'sudo',
+  'builtin',
+  'busybox',
+  'chroot',
+  'command',
   'doas',
-  'xargs',
-  'nohup',
+  'env',
+  'eval',
+  'exec',
+  'flock',
+  'ionice',
   'nice',
+  'nohup',
+  'pkexec',
+  'runuser',
+  'script',
+  'setsid',
+  'stdbuf',
+  'strace',
+  'su',
+  'sudo',
+  'taskset',
   'time',
   'timeout',
-  'exec',
-  'eval',
-  'command',
-  'builtin',
+  'unshare',
+  'watch',
+  'xargs',
 ]);
+// Programs that run code given to them: safe to allow only with the code (a script, a module) fixed.
+const INTERPRETERS =
+  /^(?:bash|sh|zsh|dash|ksh|fish|csh|tcsh|python[\d.]*|node|nodejs|deno|bun|perl[\d.]*|ruby[\d.]*|php[\d.]*|lua[\d.]*|awk|gawk|mawk|npx|bunx|uvx|pnpx|tsx|ts-node|osascript|pwsh|powershell)$/;
+
+// Package managers' subcommands that run any program or package named after them.
+const RUNNERS =
+  /^(?:npm (?:exec|x)|pnpm (?:exec|dlx)|yarn (?:exec|dlx)|uv run|poetry run|pipenv run|bundle exec|conda run)$/;
+
+/** Whether allowing every command that starts with these words would allow any command at all. */
+export function prefixOpensEverything(prefix: readonly string[]): boolean {
+  const [program = '', ...rest] = prefix;
+  const name = basename(program);
+  if (name === '' || LAUNCHERS.has(name)) return true;
+  // After an interpreter or a runner, the prefix must end in what runs (a script, `-c` code, a
+  // module), not in an option still waiting for it (`python -c`, `python -W ignore -c`).
+  const fixed = (words: readonly string[]) => words.length > 0 && !words.at(-1)!.startsWith('-');
+  if (INTERPRETERS.test(name)) return !fixed(rest);
+  if (rest.length > 0 && RUNNERS.test(`${name} ${rest[0]}`)) return !fixed(rest.slice(1));
+  return false;
+}
 
 /**
  * The prefix to offer for a line that needs approval, as the reference does: the words of its first
  * command that neither only reads nor is allowed already (else its first command). None for a line
- * no prefix could cover, or when the prefix would be a bare launcher.
+ * that is not plain (no prefix could cover it) or when the prefix would open everything.
  */
-export function proposedPrefix(line: CommandLine, allowed: readonly (readonly string[])[]): string[] | null {
-  if (line.hasShellEffects || line.commands.length === 0) return null;
-  const open = (words: string[]) => !allowed.some((prefix) => startsWith(words, prefix));
-  const command = line.commands.find((c) => !isSafeCommand(c) && open(c.words)) ?? line.commands[0]!;
-  const words = command.words;
-  if (words.length === 0 || (words.length === 1 && LAUNCHERS.has(basename(words[0]!)))) return null;
-  return [...words];
+export function proposedPrefix(line: CommandLine, allowed: readonly Pattern[]): string[] | null {
+  if (!line.plain || line.commands.length === 0) return null;
+  const open = (c: SimpleCommand) => !allowed.some((prefix) => startsWith(c.words, prefix));
+  const command = line.commands.find((c) => !isSafeCommand(c) && open(c)) ?? line.commands[0]!;
+  return prefixOpensEverything(command.words) ? null : [...command.words];
 }

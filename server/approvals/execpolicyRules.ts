@@ -1,40 +1,82 @@
-// Command prefixes allowed for good (the acceptWithExecpolicyAmendment decision: "Always allow
-// commands starting with …"), for every thread, kept across restarts as the reference keeps them:
-// `.rules` files under THREADLINE_HOME/rules/, new ones appended to `default.rules` as lines of
-// `prefix_rule(pattern=["npm", "test"], decision="allow")`. So a Codex rules file works here, and
-// ours works there. Of that language only allow rules with a pattern of plain strings are read;
-// any other rule is named in the log and otherwise ignored. Rules another server process adds
+// The user's command rules, for every thread, kept across restarts as the reference keeps them:
+// `*.rules` files under THREADLINE_HOME/rules/ in Codex's rules language (rulesLanguage.ts), read at
+// the first command check. "Always allow commands starting with …" (acceptWithExecpolicyAmendment)
+// appends `prefix_rule(pattern=["npm", "test"], decision="allow")` to `default.rules`. When rules
+// disagree the strictest wins: forbidden, then prompt, then allow. Rules another server process adds
 // are seen after a restart.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import type { CommandLine, SimpleCommand } from '../exec/commandLine';
 import type { Logger } from '../log';
-import { startsWith } from './commandPrefixes';
+import { prefixOpensEverything, startsWith, type Pattern } from './commandPrefixes';
+import { parseRules, type PrefixRule } from './rulesLanguage';
 
 const RULES_DIR = 'rules';
 const DEFAULT_FILE = 'default.rules';
-const RULE_CALL = /prefix_rule\s*\(/g;
-// A rule whose arguments hold no parentheses; the others are reported as not understood.
-const SIMPLE_RULE = /prefix_rule\s*\(([^()]*)\)/g;
+const STRICTNESS = { allow: 0, prompt: 1, forbidden: 2 } as const;
+
+/** What the rules say about a line beyond allowing it: refuse it, or ask whatever the policy says. */
+export interface RuleVerdict {
+  decision: 'forbidden' | 'prompt';
+  /** The matching rule's justification, or a description of the rule. */
+  reason: string;
+}
 
 export class ExecpolicyRules {
-  private loaded: Promise<string[][]> | undefined;
+  private loaded: Promise<PrefixRule[]> | undefined;
 
   constructor(
     private readonly home: string,
     private readonly log: Logger,
   ) {}
 
-  /** The allowed prefixes, read from the rules files on first use. */
-  prefixes(): Promise<string[][]> {
+  private rules(): Promise<PrefixRule[]> {
     this.loaded ??= this.load();
     return this.loaded;
   }
 
+  /** The patterns of the allow rules. */
+  async prefixes(): Promise<Pattern[]> {
+    return (await this.rules()).filter((r) => r.decision === 'allow').map((r) => r.pattern);
+  }
+
+  /**
+   * The strictest forbidden or prompt rule matching any command of the line (commands inside
+   * substitutions included). A command whose words are computed when it runs may match a rule we
+   * cannot tell: a forbidden rule it may match makes it ask.
+   */
+  async verdict(line: CommandLine): Promise<RuleVerdict | null> {
+    let found: RuleVerdict | null = null;
+    const rank = (v: RuleVerdict | null) => (v ? STRICTNESS[v.decision] : 0);
+    for (const rule of await this.rules()) {
+      if (rule.decision === 'allow') continue;
+      for (const command of line.commands) {
+        const match = matchOf(command, rule.pattern);
+        if (match === 'no') continue;
+        const verdict: RuleVerdict =
+          match === 'yes'
+            ? { decision: rule.decision, reason: rule.justification ?? describeRule(rule.pattern) }
+            : {
+                decision: 'prompt',
+                reason: `its words are computed when it runs, and ${describeRule(rule.pattern)}`,
+              };
+        if (rank(verdict) > rank(found)) found = verdict;
+      }
+    }
+    return found;
+  }
+
   /** Allows the prefix from now on, in this process at once and in `default.rules` for later ones. */
   async add(prefix: string[]): Promise<void> {
-    const prefixes = await this.prefixes();
-    if (prefixes.some((known) => startsWith(prefix, known))) return;
-    prefixes.push([...prefix]);
+    if (prefixOpensEverything(prefix)) {
+      this.log.warn(
+        `not allowing commands starting with ${JSON.stringify(prefix)}: that would allow any command`,
+      );
+      return;
+    }
+    const rules = await this.rules();
+    if (rules.some((r) => r.decision === 'allow' && startsWith(prefix, r.pattern))) return;
+    rules.push({ pattern: [...prefix], decision: 'allow', line: 0 });
     const file = join(this.home, RULES_DIR, DEFAULT_FILE);
     try {
       await fs.mkdir(join(this.home, RULES_DIR), { recursive: true });
@@ -52,50 +94,52 @@ export class ExecpolicyRules {
     }
   }
 
-  private async load(): Promise<string[][]> {
+  private async load(): Promise<PrefixRule[]> {
     const dir = join(this.home, RULES_DIR);
     const names = await fs.readdir(dir).catch(() => [] as string[]);
-    const prefixes: string[][] = [];
+    const rules: PrefixRule[] = [];
     for (const name of names.filter((n) => n.endsWith('.rules')).sort()) {
-      const text = await fs.readFile(join(dir, name), 'utf8').catch((error: Error) => {
-        this.log.warn(`cannot read ${join(dir, name)}: ${error.message}`);
+      const path = join(dir, name);
+      const text = await fs.readFile(path, 'utf8').catch((error: Error) => {
+        this.log.warn(`cannot read ${path}: ${error.message}`);
         return '';
       });
-      const read = readRules(text);
-      prefixes.push(...read.prefixes);
-      if (read.ignored > 0) {
-        this.log.info(
-          `${join(dir, name)}: ignored ${read.ignored} rule(s) other than allow rules of plain words`,
-        );
+      const read = parseRules(text);
+      for (const { line, message } of read.problems) this.log.warn(`${path}:${line}: ${message}; ignored`);
+      for (const rule of read.rules) {
+        // Only literal words can open everything; a list of alternatives is checked word by word.
+        const opens = rule.decision === 'allow' && expand(rule.pattern).some(prefixOpensEverything);
+        if (opens)
+          this.log.warn(
+            `${path}:${rule.line}: an allow rule for a bare launcher or interpreter would allow any command; ignored`,
+          );
+        else rules.push(rule);
       }
     }
-    return prefixes;
+    return rules;
   }
 }
 
-/** The allow prefixes of a rules file, and how many of its rules were not understood. */
-export function readRules(text: string): { prefixes: string[][]; ignored: number } {
-  const code = text
-    .split('\n')
-    .filter((line) => !line.trimStart().startsWith('#'))
-    .join('\n');
-  const calls = code.match(RULE_CALL)?.length ?? 0;
-  const prefixes: string[][] = [];
-  for (const [, args] of code.matchAll(SIMPLE_RULE)) {
-    const decision = /\bdecision\s*=\s*"(\w+)"/.exec(args!)?.[1] ?? 'allow';
-    const pattern = /\bpattern\s*=\s*(\[[^\]]*\])/.exec(args!)?.[1];
-    const words = pattern === undefined ? null : parseWords(pattern);
-    if (decision === 'allow' && words?.length) prefixes.push(words);
-  }
-  return { prefixes, ignored: calls - prefixes.length };
+/** Every literal prefix a pattern stands for (a pattern's alternatives are few). */
+function expand(pattern: Pattern): string[][] {
+  return pattern.reduce<string[][]>(
+    (prefixes, part) =>
+      prefixes.flatMap((p) => (typeof part === 'string' ? [part] : part).map((w) => [...p, w])),
+    [[]],
+  );
 }
 
-function parseWords(list: string): string[] | null {
-  try {
-    // Starlark allows a trailing comma; JSON does not.
-    const value: unknown = JSON.parse(list.replace(/,\s*\]$/, ']'));
-    return Array.isArray(value) && value.every((w) => typeof w === 'string') ? value : null;
-  } catch {
-    return null;
-  }
+const describeRule = (pattern: Pattern) =>
+  `a rule matches commands starting with \`${pattern.map((p) => (typeof p === 'string' ? p : `[${p.join('|')}]`)).join(' ')}\``;
+
+/**
+ * Whether the command starts with the pattern: surely, or perhaps (a computed word comes before the
+ * pattern ends; it may expand to any number of words).
+ */
+function matchOf(command: SimpleCommand, pattern: Pattern): 'yes' | 'maybe' | 'no' {
+  const firstOpaque = command.opaque[0] ?? command.words.length;
+  if (firstOpaque >= pattern.length) return startsWith(command.words, pattern) ? 'yes' : 'no';
+  return startsWith(command.words.slice(0, firstOpaque), pattern.slice(0, firstOpaque), true)
+    ? 'maybe'
+    : 'no';
 }

@@ -1,44 +1,55 @@
-// The known-safe commands the `untrusted` policy runs without asking: they only read. A line is
-// safe when every command it chains is, and it has no redirections, substitutions, subshells or
-// background jobs (their effects do not show in the words).
-import { basename, type CommandLine, type SimpleCommand } from '../exec/commandLine';
+// The known-safe commands the `untrusted` policy runs without asking: they only read, whatever
+// their arguments, except the options named here (each checked against the tool's manual: options
+// that write files, run programs, or open pagers and editors). A command is known by its exact
+// first word: `./cat` or `node_modules/.bin/ls` may be anything a repository ships. A line is safe
+// only when it is plain (server/exec/commandLine.ts) and every command it chains is safe.
+import type { CommandLine, SimpleCommand } from '../exec/commandLine';
 
-const ALWAYS_SAFE = new Set([
-  'cat',
-  'cd',
-  'echo',
-  'false',
-  'grep',
-  'egrep',
-  'fgrep',
-  'head',
-  'ls',
-  'nl',
-  'pwd',
-  'tail',
-  'true',
-  'wc',
-  'which',
-  'whoami',
-  'id',
-  'uname',
-  'date',
-  'stat',
-  'file',
-  'basename',
-  'dirname',
-  'realpath',
-  'readlink',
-  'tree',
-  'du',
-  'df',
-  'printf',
-]);
+/** Options of one tool that are not read-only: short letters, and long names (GNU-style). */
+interface Unsafe {
+  short?: string;
+  long?: string[];
+}
 
-const GIT_READERS = new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'grep', 'blame']);
+const READERS: Record<string, Unsafe> = {
+  basename: {},
+  cat: {},
+  cd: {},
+  // -s/--set sets the clock; -f reads dates from a file (harmless) but shares nothing we need.
+  date: { short: 's', long: ['--set'] },
+  df: {},
+  dirname: {},
+  du: {},
+  echo: {},
+  egrep: {},
+  false: {},
+  fgrep: {},
+  // -C compiles a magic file (writes *.mgc).
+  file: { short: 'C', long: ['--compile'] },
+  grep: {},
+  head: {},
+  id: {},
+  ls: {},
+  nl: {},
+  printf: {},
+  pwd: {},
+  readlink: {},
+  realpath: {},
+  // -o writes the sorted output; --compress-program runs one; -T writes temporary files.
+  sort: { short: 'oT', long: ['--output', '--compress-program', '--temporary-directory'] },
+  stat: {},
+  tail: {},
+  // -o writes the listing to a file; -R (with -H) writes 00Tree.html into every folder.
+  tree: { short: 'oR' },
+  true: {},
+  uname: {},
+  wc: {},
+  which: {},
+  whoami: {},
+};
 
-// find options that run programs or write files.
-const FIND_UNSAFE = new Set([
+// find's actions that run programs or write files (find has no short clusters).
+const FIND_UNSAFE = [
   '-exec',
   '-execdir',
   '-ok',
@@ -48,37 +59,67 @@ const FIND_UNSAFE = new Set([
   '-fprint',
   '-fprint0',
   '-fprintf',
-]);
-// rg options that run programs (preprocessors, decompressors).
-const RG_UNSAFE = new Set(['--pre', '--search-zip', '-z', '--hostname-bin']);
+];
+// rg: preprocessors and decompressors run programs.
+const RG_UNSAFE: Unsafe = { short: 'z', long: ['--pre', '--search-zip', '--hostname-bin'] };
+
+// git subcommands that only read, and their options that write (--output), run programs (external
+// diff, textconv filters, pagers) or open an editor.
+const GIT_READERS = new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'grep', 'blame']);
+const GIT_UNSAFE: Unsafe = {
+  long: ['--output', '--ext-diff', '--textconv', '--open-files-in-pager', '--paginate', '--editor'],
+};
+const GIT_GREP_UNSAFE: Unsafe = { short: 'O', long: GIT_UNSAFE.long };
+const GIT_BRANCH_LISTING = new Set(['-a', '-r', '-v', '-vv', '--list', '--show-current']);
+
+/**
+ * Whether any argument is one of the options: a short letter alone or inside a cluster (`-ro`,
+ * `-Ocmd`), a long name or any abbreviation of it (`--out=x`: GNU getopt and git accept them).
+ * Overmatching (a letter that was really a value) only makes the command ask.
+ */
+export function hasOption(args: readonly string[], unsafe: Unsafe): boolean {
+  return args.some((arg) => {
+    if (arg.startsWith('--')) {
+      const name = arg.split('=')[0]!;
+      return name.length > 2 && (unsafe.long ?? []).some((long) => long.startsWith(name));
+    }
+    return arg.startsWith('-') && [...(unsafe.short ?? '')].some((letter) => arg.slice(1).includes(letter));
+  });
+}
 
 /** One simple command that only reads. */
 export function isSafeCommand(command: SimpleCommand): boolean {
-  const [program = '', ...args] = command.words;
-  const name = basename(program);
-  if (ALWAYS_SAFE.has(name)) return true;
+  const [name = '', ...args] = command.words;
+  const reader = Object.hasOwn(READERS, name) ? READERS[name] : undefined;
+  if (reader) return !hasOption(args, reader);
   switch (name) {
     case 'find':
-      return !args.some((a) => FIND_UNSAFE.has(a));
+      return !args.some((arg) => FIND_UNSAFE.includes(arg));
     case 'rg':
-      return !args.some((a) => RG_UNSAFE.has(a) || a.startsWith('--pre='));
+      return !hasOption(args, RG_UNSAFE);
     case 'sed':
-      // Only printing a line range of a file: `sed -n 10,20p file`.
-      return args.length === 3 && args[0] === '-n' && /^\d+(,\d+)?p$/.test(args[1]!);
-    case 'git': {
-      const sub = args[0] ?? '';
-      if (GIT_READERS.has(sub)) return !args.some((a) => a.startsWith('--output') || a === '--ext-diff');
-      // `git branch` lists; with a name or -d/-m it changes things.
+      // Only printing a line range of files: `sed -n 10,20p file` (no w/e commands, no -i).
       return (
-        sub === 'branch' &&
-        args.slice(1).every((a) => ['-a', '-r', '-v', '-vv', '--list', '--show-current'].includes(a))
+        args.length >= 3 && args[0] === '-n' && /^\d+(,\d+)?p$/.test(args[1]!) && !hasDash(args.slice(2))
       );
-    }
+    case 'git':
+      return isSafeGit(args[0] === '--no-pager' ? args.slice(1) : args);
     default:
       return false;
   }
 }
 
+const hasDash = (args: string[]) => args.some((arg) => arg.startsWith('-'));
+
+function isSafeGit(args: string[]): boolean {
+  // Global options (-c, -C, --exec-path, --git-dir, …) come before the subcommand: none is safe.
+  const [sub = '', ...rest] = args;
+  if (sub === 'grep') return !hasOption(rest, GIT_GREP_UNSAFE);
+  if (GIT_READERS.has(sub)) return !hasOption(rest, GIT_UNSAFE);
+  // `git branch` lists; with a name or -d/-m it changes things.
+  return sub === 'branch' && rest.every((arg) => GIT_BRANCH_LISTING.has(arg));
+}
+
 export function isKnownSafe(line: CommandLine): boolean {
-  return !line.hasShellEffects && line.commands.length > 0 && line.commands.every(isSafeCommand);
+  return line.plain && line.commands.length > 0 && line.commands.every(isSafeCommand);
 }

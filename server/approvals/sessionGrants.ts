@@ -1,33 +1,37 @@
 // What the user approved for the rest of a thread: command lines (acceptForSession on a command)
-// and roots under which file changes need no more asking. A plain line approved for the session
-// allows each of its commands as a prefix; a line with shell effects is allowed again only as it is.
+// and roots under which file changes need no more asking. A command line approved for the session
+// allows that same line again (the same argv lists joined the same way; for a line that is not plain,
+// the same text), never a prefix of it: "Always allow commands starting with …" is the only way to
+// allow a prefix. A yes to run outside the sandbox is remembered as such; a yes to run inside it does
+// not let the same line leave the sandbox.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { CommandLine } from '../exec/commandLine';
-import { lineCovered } from './commandPrefixes';
+import { lineCovered, type Pattern } from './commandPrefixes';
+
+/** Two lines with the same identity run the same programs with the same arguments. */
+function identity(line: CommandLine): string {
+  if (!line.plain) return JSON.stringify(['text', line.text]);
+  return JSON.stringify(['argv', line.commands.map((c) => [c.words, c.joiner === '\n' ? ';' : c.joiner])]);
+}
 
 export class SessionGrants {
-  private readonly prefixes: string[][] = [];
-  private readonly exactLines: string[][] = [];
+  /** Approved lines, and whether each was approved to run outside the sandbox. */
+  private readonly lines = new Map<string, boolean>();
   private readonly roots: string[] = [];
 
-  allowCommandLine(line: CommandLine): void {
-    if (line.hasShellEffects) {
-      this.exactLines.push([...line.tokens]);
-      return;
-    }
-    for (const { words } of line.commands) if (words.length) this.prefixes.push([...words]);
+  allowCommandLine(line: CommandLine, unsandboxed: boolean): void {
+    const key = identity(line);
+    this.lines.set(key, unsandboxed || this.lines.get(key) === true);
   }
 
-  /** The prefixes approved for the session. */
-  get commandPrefixes(): readonly string[][] {
-    return this.prefixes;
-  }
-
-  /** Whether the line was approved for the session, or is covered by these prefixes or the session's. */
-  commandAllowed(line: CommandLine, alsoPrefixes: readonly string[][] = []): boolean {
-    const same = (tokens: string[]) =>
-      tokens.length === line.tokens.length && tokens.every((t, i) => line.tokens[i] === t);
-    return this.exactLines.some(same) || lineCovered(line, [...this.prefixes, ...alsoPrefixes]);
+  /**
+   * Whether the line was approved for the session, or the prefixes (rules) cover it. Outside the
+   * sandbox, every command of the line must be covered itself.
+   */
+  commandAllowed(line: CommandLine, prefixes: readonly Pattern[], unsandboxed: boolean): boolean {
+    const approved = this.lines.get(identity(line));
+    if (approved !== undefined && (approved || !unsandboxed)) return true;
+    return lineCovered(line, prefixes, !unsandboxed);
   }
 
   allowRoot(root: string): void {

@@ -1,83 +1,187 @@
-// A shell command line read as words and operators (shell-quote does the quoting rules), split
-// into the simple commands it chains, with `bash -c "…"` wrappers opened up.
-import { parse } from 'shell-quote';
+// A shell command line read the way bash reads it: tree-sitter-bash parses it, and the line is
+// "plain" only when the whole parse is simple commands of literal words (quoted or not) joined by
+// `&&`, `||`, `;`, `|` or newlines, with nothing else anywhere: no expansion of any kind, no
+// redirection, heredoc, assignment, subshell, comment, background job or parse error. Only a plain
+// line's words are what bash will run; the approval rules trust nothing else. `bash -c "…"` and
+// `bash -lc "…"` are read again inside, the same way.
+import type { loadBashParser, Node } from './bashParser';
+import { literalWord } from './shellWords';
 
 export interface SimpleCommand {
+  /** The argv bash runs (for a line that is not plain, the words as written, for display only). */
   words: string[];
-  /** The operator that joins it to the next command (`&&`, `||`, `;`, `|`, `&`), if any. */
+  /** The operator that joins it to the next command (`&&`, `||`, `;`, `|`, newline…), if any. */
   joiner: string | null;
+  /** Positions of the words bash computes when it runs (expansions), shown here as written. */
+  opaque: number[];
 }
 
 export interface CommandLine {
+  text: string;
   commands: SimpleCommand[];
-  /** Every word and operator in order, for matching approved prefixes. */
-  tokens: string[];
-  /** Redirections, subshells, substitutions or backgrounding: effects words alone do not show. */
-  hasShellEffects: boolean;
+  /** Literal commands and the joiners above only: the words are exactly what runs. */
+  plain: boolean;
 }
 
-const JOINERS = new Set(['&&', '||', ';', '|', '|&', '&']);
-const REDIRECTIONS = new Set(['>', '>>', '<', '>&', '<&', '&>', '>|', '<>']);
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash']);
+const JOINERS = new Set(['&&', '||', ';', '|']);
+const GROUPS = new Set(['program', 'list', 'pipeline']);
+// What may sit between the parts of a command / between commands: blanks and line continuations.
+const COMMAND_GAP = /^(?:[ \t]|\\\n)*$/;
+const LINE_GAP = /^(?:[ \t\n]|\\\n)*$/;
+// Bash and the grammar disagree on carriage returns and other control characters (`echo hi\r`).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\0-\x08\x0b-\x1f\x7f]/;
+// `bash -lc 'script'`, with the shell named exactly; another shell or launcher is never opened up.
+const BASH = new Set(['bash', '/bin/bash', '/usr/bin/bash']);
+const MAX_NESTING = 3;
+// Bash's reserved words: as a command's first word they are syntax, which the grammar does not all
+// know (it reads `coproc ls` as a command named coproc; bash runs ls in the background).
+const RESERVED = new Set(
+  '! [[ ]] { } case coproc do done elif else esac fi for function if in select then time until while'.split(
+    ' ',
+  ),
+);
 
-// Variables stay as written: we read the command, we do not evaluate it.
-const keepVariables = (name: string) => `$${name}`;
+type Parse = <T>(text: string, read: (root: Node) => T) => T;
+let parser: Promise<Parse> | undefined;
 
-export function parseCommandLine(text: string): CommandLine {
-  let entries: ReturnType<typeof parse>;
+async function bashParser(): Promise<Parse> {
+  // require, not import(): the bundled core runs in a vm.Script without an ESM loader, and esbuild
+  // turns this into loading dist/server-bash.js.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  parser ??= (require('./bashParser') as { loadBashParser: typeof loadBashParser }).loadBashParser();
+  return parser;
+}
+
+export async function parseCommandLine(text: string): Promise<CommandLine> {
+  let parse: Parse;
   try {
-    entries = parse(text, keepVariables);
+    parse = await bashParser();
   } catch {
-    return { commands: [{ words: [text], joiner: null }], tokens: [text], hasShellEffects: true };
+    // No parser, no trust: the line is asked about under any policy that asks.
+    parser = undefined;
+    return { text, commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0] }], plain: false };
   }
+  return readLine(parse, text, 0);
+}
+
+function readLine(parse: Parse, text: string, depth: number): CommandLine {
+  const reading = parse(text, (root) => {
+    const reader = new Reader(text);
+    reader.group(root, LINE_GAP);
+    if (root.hasError || CONTROL.test(text)) reader.plain = false;
+    return reader;
+  });
+  let { plain } = reading;
   const commands: SimpleCommand[] = [];
-  const tokens: string[] = [];
-  let words: string[] = [];
-  let hasShellEffects = text.includes('`');
-  let redirectTarget = false;
-  for (const entry of entries) {
-    if (typeof entry === 'string') {
-      tokens.push(entry);
-      // The file a redirection names is not an argument of the command.
-      if (!redirectTarget) words.push(entry);
-      redirectTarget = false;
-    } else if ('op' in entry && entry.op === 'glob') {
-      words.push(entry.pattern);
-      tokens.push(entry.pattern);
-    } else if ('op' in entry) {
-      tokens.push(entry.op);
-      if (JOINERS.has(entry.op)) {
-        if (entry.op === '&') hasShellEffects = true;
-        if (words.length) commands.push({ words, joiner: entry.op });
-        words = [];
+  for (const command of reading.commands) {
+    const script = plain ? bashScript(command.words) : null;
+    if (script === null || depth >= MAX_NESTING) {
+      if (script !== null) plain = false;
+      commands.push(command);
+      continue;
+    }
+    const inner = readLine(parse, script, depth + 1);
+    plain &&= inner.plain && inner.commands.length > 0;
+    commands.push(...inner.commands.slice(0, -1));
+    const last = inner.commands.at(-1);
+    if (last) commands.push({ ...last, joiner: command.joiner });
+  }
+  return { text, commands, plain };
+}
+
+/** The script of `bash -c script` / `bash -lc script`, nothing more on the command. */
+function bashScript(words: string[]): string | null {
+  const [program, flag, script, ...rest] = words;
+  if (!program || !BASH.has(program) || (flag !== '-c' && flag !== '-lc')) return null;
+  return script !== undefined && rest.length === 0 ? script : null;
+}
+
+class Reader {
+  plain = true;
+  readonly commands: SimpleCommand[] = [];
+
+  constructor(private readonly text: string) {}
+
+  /** program, list or pipeline: commands and the operators between them. */
+  group(node: Node, gap: RegExp): void {
+    this.checkGaps(node, gap);
+    for (const child of children(node)) {
+      if (!child.isNamed) {
+        if (!JOINERS.has(child.type)) this.plain = false;
+        const last = this.commands.at(-1);
+        if (last && last.joiner === null) last.joiner = child.type;
       } else {
-        hasShellEffects = true;
-        if (REDIRECTIONS.has(entry.op)) {
-          redirectTarget = true;
-          // `2>file`: the descriptor number was read as a word of its own.
-          if (/^\d$/.test(words[words.length - 1] ?? '')) words.pop();
-        }
+        // A newline between two statements joins them as `;` does.
+        const last = this.commands.at(-1);
+        if (last && last.joiner === null) last.joiner = '\n';
+        this.statement(child);
       }
     }
-    // Comments are dropped.
   }
-  if (words.length) commands.push({ words, joiner: null });
-  const inner = unwrapShell(commands);
-  return inner ? { ...inner, tokens } : { commands, tokens, hasShellEffects };
+
+  private statement(node: Node): void {
+    if (GROUPS.has(node.type)) this.group(node, node.type === 'pipeline' ? COMMAND_GAP : LINE_GAP);
+    else if (node.type === 'command') this.command(node);
+    else {
+      // Anything else (redirections, subshells, loops, functions, comments, errors) is not plain;
+      // its commands are still collected, so a forbidden rule or the display can see them.
+      this.plain = false;
+      for (const child of children(node)) if (child.isNamed) this.statement(child);
+    }
+  }
+
+  private command(node: Node): void {
+    this.checkGaps(node, COMMAND_GAP);
+    const words: string[] = [];
+    const hiding: Node[] = [];
+    const opaque: number[] = [];
+    for (const child of children(node)) {
+      const part = child.type === 'command_name' ? onlyChild(child) : child;
+      const word = part ? literalWord(part) : null;
+      const name = child.type === 'command_name';
+      if (word === null || (name && (word.includes('=') || RESERVED.has(word)))) this.plain = false;
+      if (word === null) {
+        opaque.push(words.length);
+        hiding.push(child);
+      }
+      words.push(word ?? child.text);
+    }
+    this.commands.push({ words, joiner: null, opaque });
+    // Commands inside its words (`echo $(rm -rf x)`), for rules and display.
+    for (const child of hiding) this.nested(child);
+  }
+
+  private nested(node: Node): void {
+    for (const child of children(node)) {
+      if (child.type === 'command') this.command(child);
+      else this.nested(child);
+    }
+  }
+
+  /** Text the parse does not account for (between, before or after the children) is not trusted. */
+  private checkGaps(node: Node, gap: RegExp): void {
+    let at = node.type === 'program' ? 0 : node.startIndex;
+    for (const child of children(node)) {
+      if (!gap.test(this.text.slice(at, child.startIndex))) this.plain = false;
+      at = child.endIndex;
+    }
+    const end = node.type === 'program' ? this.text.length : node.endIndex;
+    if (!gap.test(this.text.slice(at, end))) this.plain = false;
+  }
 }
 
-/** `bash -lc "cmd"` alone on the line: read the inner command instead. */
-function unwrapShell(commands: SimpleCommand[]): Omit<CommandLine, 'tokens'> | null {
-  if (commands.length !== 1) return null;
-  const [program, flag, script, ...rest] = commands[0]!.words;
-  if (!program || !SHELLS.has(basename(program)) || !flag || !/^-l?c$/.test(flag)) return null;
-  if (script === undefined || rest.length > 0) return null;
-  const inner = parseCommandLine(script);
-  return { commands: inner.commands, hasShellEffects: inner.hasShellEffects };
+function children(node: Node): Node[] {
+  return node.children.filter((child): child is Node => child !== null);
 }
 
-export function basename(program: string): string {
-  return program.slice(program.lastIndexOf('/') + 1);
+function onlyChild(node: Node): Node | null {
+  const inner = children(node);
+  return inner.length === 1 &&
+    inner[0]!.startIndex === node.startIndex &&
+    inner[0]!.endIndex === node.endIndex
+    ? inner[0]!
+    : null;
 }
 
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
@@ -87,4 +191,9 @@ export function commandText(command: SimpleCommand): string {
   return command.words
     .map((word) => (PLAIN_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`))
     .join(' ');
+}
+
+/** The part of a path after its last slash. */
+export function basename(program: string): string {
+  return program.slice(program.lastIndexOf('/') + 1);
 }

@@ -26,7 +26,7 @@ export async function runUserShell(
   const item = new CommandItem(emit, {
     command,
     cwd,
-    commandActions: commandActions(parseCommandLine(command), command),
+    commandActions: commandActions(await parseCommandLine(command), command),
     source: 'userShell',
   });
   item.start();

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { ApprovalDecision } from '../agent/approvalGate';
 import { parseArguments, ToolInputError, type AgentTool, type ToolContext } from '../agent/tool';
-import { planCommand } from '../approvals/commandPolicy';
+import { planCommand, wantsSandbox } from '../approvals/commandPolicy';
 import { isKnownSafe } from '../approvals/safeCommands';
 import { commandActions } from '../exec/commandActions';
 import { parseCommandLine } from '../exec/commandLine';
@@ -93,7 +93,7 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
   const maxTokens = boundedInteger(args.max_output_tokens, DEFAULT_MAX_OUTPUT_TOKENS, 1, 1_000_000);
   const escalated = args.sandbox_permissions === 'require_escalated';
   const justification = typeof args.justification === 'string' ? args.justification : null;
-  const line = parseCommandLine(cmd);
+  const line = await parseCommandLine(cmd);
   const actions = commandActions(line, cmd);
   const availability = await sandboxAvailability();
   const { permissions, approvals } = context;
@@ -103,7 +103,8 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
     sandboxAvailable: availability.kind !== 'none',
     escalated,
     knownSafe: isKnownSafe(line),
-    allowedForSession: await approvals.commandAllowedForSession(line),
+    allowedForSession: await approvals.commandAllowedForSession(line, escalated),
+    rule: await approvals.commandRule(line),
   });
   const item = new CommandItem(context.emit, { command: cmd, cwd, commandActions: actions, source: 'agent' });
   item.start();
@@ -111,11 +112,12 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
     await item.complete({ status: 'declined', aggregatedOutput: plan.message });
     return { output: plan.message, isError: true };
   }
-  const ask = (reason: string, offerAmendment = false) =>
+  const ask = (reason: string, unsandboxed: boolean, offerAmendment = false) =>
     approvals.command({
       itemId: item.id,
       command: cmd,
       line,
+      unsandboxed,
       cwd,
       commandActions: actions,
       reason,
@@ -123,7 +125,7 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
     });
   const sandboxed = plan.kind === 'run' ? plan.sandboxed : plan.sandboxedOnceApproved;
   if (plan.kind === 'ask') {
-    const decision = await ask(justification ?? plan.reason, true);
+    const decision = await ask(justification ?? plan.reason, !sandboxed, true);
     if (decision.outcome !== 'accept') {
       const message = refusal(decision);
       await item.complete({ status: 'declined', aggregatedOutput: message });
@@ -136,8 +138,21 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
   // The item says so too, where the user looks.
   const missing =
     availability.kind === 'none' && plan.kind === 'ask' && !sandboxed ? availability.reason : null;
-  const banner = missing ? `[no sandbox available (${missing}): the command runs unconfined]\n` : '';
+  // Run outside the sandbox without asking now: an earlier yes for the session, or the user's rules.
+  const unconfinedByGrant =
+    plan.kind === 'run' &&
+    escalated &&
+    !sandboxed &&
+    availability.kind !== 'none' &&
+    wantsSandbox(permissions.sandboxPolicy);
+  const banner = missing
+    ? `[no sandbox available (${missing}): the command runs unconfined]\n`
+    : unconfinedByGrant
+      ? '[runs outside the sandbox, as approved earlier for this session or by your rules]\n'
+      : '';
   if (banner) item.delta(banner);
+  if (unconfinedByGrant)
+    notes.push('the command ran outside the sandbox (approved earlier for this session or by a rule).');
   let attempt = await attemptRun(cmd, cwd, sandboxed, availability, context, item, yieldMs);
   if (
     sandboxed &&
@@ -148,6 +163,7 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
   ) {
     const decision = await ask(
       `The command failed in the sandbox (exit code ${attempt.exit.exitCode}). Run it again outside the sandbox?`,
+      true,
     );
     if (decision.outcome === 'accept') {
       notes.push(

@@ -135,7 +135,7 @@ describe('command approvals', function () {
     assert.match(server.stderr, /ignored a late answer/);
   });
 
-  it('acceptForSession: the same command prefix runs later without asking; others still ask', async () => {
+  it('acceptForSession: the same command line runs later without asking; others still ask', async () => {
     const { repo, server, threadId } = await setUp('untrusted');
     model.script(...execCall({ cmd: 'touch one.txt' }));
     const first = await startTurn(server, threadId, 'One');

@@ -40,7 +40,7 @@ function writableRoots(policy: Extract<SandboxPolicy, { type: 'workspaceWrite' }
 }
 
 /** The path with symlinks resolved in the part of it that exists. */
-async function realPath(path: string): Promise<string> {
+export async function realPath(path: string): Promise<string> {
   try {
     return await fs.realpath(path);
   } catch {

@@ -1,7 +1,16 @@
 import { strict as assert } from 'node:assert';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readDecision } from '../../../server/approvals/decisions';
-import { proposedPrefix } from '../../../server/approvals/commandPrefixes';
-import { readRules } from '../../../server/approvals/execpolicyRules';
+import {
+  prefixOpensEverything,
+  proposedPrefix,
+  type Pattern,
+} from '../../../server/approvals/commandPrefixes';
+import { ExecpolicyRules } from '../../../server/approvals/execpolicyRules';
+import { parseRules } from '../../../server/approvals/rulesLanguage';
+import { createLogger } from '../../../server/log';
+import { tempDir } from '../../helpers/serverProcess';
 import { SessionGrants } from '../../../server/approvals/sessionGrants';
 import { parseCommandLine } from '../../../server/exec/commandLine';
 
@@ -113,40 +122,67 @@ describe('approval decisions', () => {
 
 describe('session grants', () => {
   const line = parseCommandLine;
+  const allowed = async (
+    grants: SessionGrants,
+    text: string,
+    prefixes: Pattern[] = [],
+    unsandboxed = false,
+  ) => grants.commandAllowed(await line(text), prefixes, unsandboxed);
 
-  it('covers each command of an approved plain line as a prefix, word for word, and nothing chained to it', () => {
+  it('allows an approved line again only as the same argv lists, never as a prefix', async () => {
     const grants = new SessionGrants();
-    assert.equal(grants.commandAllowed(line('git status')), false);
-    grants.allowCommandLine(line('git status'));
-    assert.equal(grants.commandAllowed(line('git status')), true);
-    assert.equal(grants.commandAllowed(line('git status --short')), true);
-    assert.equal(grants.commandAllowed(line('git push')), false);
-    assert.equal(grants.commandAllowed(line('git')), false);
-    assert.equal(grants.commandAllowed(line('git statusx')), false);
-    assert.equal(grants.commandAllowed(line('git status; rm -rf ~')), false);
-    assert.equal(grants.commandAllowed(line('git status && curl x | sh')), false);
-    assert.equal(grants.commandAllowed(line('git status > /etc/passwd')), false);
-    assert.equal(grants.commandAllowed(line('git status $(rm -rf ~)')), false);
-    assert.equal(
-      grants.commandAllowed(line('cd src && git status')),
-      true,
-      'a read-only command rides along',
-    );
-    grants.allowCommandLine(line('npm ci && npm test'));
-    assert.equal(grants.commandAllowed(line('npm test')), true);
-    assert.equal(grants.commandAllowed(line('npm test && npm ci')), true);
-    assert.equal(grants.commandAllowed(line('npm test && npm publish')), false);
-    assert.equal(grants.commandAllowed(line('rm -rf /'), [['rm', '-rf', '/tmp/x']]), false);
-    assert.equal(grants.commandAllowed(line('rm -rf /tmp/x/y'), [['rm', '-rf', '/tmp/x']]), false);
-    assert.equal(grants.commandAllowed(line('rm -rf /tmp/x y'), [['rm', '-rf', '/tmp/x']]), true);
+    assert.equal(await allowed(grants, 'git status'), false);
+    grants.allowCommandLine(await line('git status'), false);
+    assert.equal(await allowed(grants, 'git status'), true);
+    assert.equal(await allowed(grants, `git 'status'`), true, 'the same argv, quoted differently');
+    assert.equal(await allowed(grants, 'git status --short'), false);
+    assert.equal(await allowed(grants, 'git push'), false);
+    assert.equal(await allowed(grants, 'git status; rm -rf ~'), false);
+    assert.equal(await allowed(grants, 'git status > /etc/passwd'), false);
+    assert.equal(await allowed(grants, 'git status $(rm -rf ~)'), false);
+    grants.allowCommandLine(await line('rm -f build.log'), false);
+    assert.equal(await allowed(grants, 'rm -f build.log -r /home/u'), false);
+    grants.allowCommandLine(await line('cat setup.sh | bash'), false);
+    assert.equal(await allowed(grants, 'cat setup.sh | bash'), true);
+    assert.equal(await allowed(grants, `bash -c 'rm -rf ~'`), false);
+    assert.equal(await allowed(grants, 'cat other.sh | bash'), false);
   });
 
-  it('allows a line with shell effects approved for the session again only exactly as it was', () => {
+  it('covers lines with allowed prefixes, each command covered or read-only, and nothing chained to them', async () => {
     const grants = new SessionGrants();
-    grants.allowCommandLine(line('echo hi > out.txt'));
-    assert.equal(grants.commandAllowed(line('echo hi > out.txt')), true);
-    assert.equal(grants.commandAllowed(line('echo hi > out.txt; rm -rf ~')), false);
-    assert.equal(grants.commandAllowed(line('echo hi > other.txt')), false);
+    const npm = [['npm', 'test']];
+    assert.equal(await allowed(grants, 'npm test -- --grep x', npm), true);
+    assert.equal(await allowed(grants, 'cd app && npm test', npm), true, 'a read-only command rides along');
+    assert.equal(await allowed(grants, 'npm test; rm -rf ~', npm), false);
+    assert.equal(await allowed(grants, 'npm test && curl x | sh', npm), false);
+    assert.equal(await allowed(grants, 'npm test > /etc/passwd', npm), false);
+    assert.equal(
+      await allowed(grants, 'ls', npm),
+      false,
+      'a line of readers alone is not the grant to allow',
+    );
+    assert.equal(await allowed(grants, 'rm -rf /', [['rm', '-rf', '/tmp/x']]), false);
+    assert.equal(await allowed(grants, 'rm -rf /tmp/x y', [['rm', '-rf', '/tmp/x']]), true);
+    assert.equal(await allowed(grants, 'gh issue list', [['gh', ['pr', 'issue']]]), true);
+  });
+
+  it('lets a prefix or a session yes take a line out of the sandbox only when it covers all of it', async () => {
+    const grants = new SessionGrants();
+    const npm = [['npm', 'test']];
+    assert.equal(await allowed(grants, 'npm test', npm, true), true);
+    assert.equal(await allowed(grants, 'npm test && cat ~/.ssh/id_rsa', npm, true), false);
+    grants.allowCommandLine(await line('make deploy'), false);
+    assert.equal(await allowed(grants, 'make deploy', [], true), false, 'approved inside the sandbox only');
+    grants.allowCommandLine(await line('make deploy'), true);
+    assert.equal(await allowed(grants, 'make deploy', [], true), true);
+  });
+
+  it('allows a line that is not plain again only exactly as it was written', async () => {
+    const grants = new SessionGrants();
+    grants.allowCommandLine(await line('echo hi > out.txt'), false);
+    assert.equal(await allowed(grants, 'echo hi > out.txt'), true);
+    assert.equal(await allowed(grants, 'echo hi > out.txt; rm -rf ~'), false);
+    assert.equal(await allowed(grants, 'echo hi > other.txt'), false);
   });
 
   it('covers paths inside an approved root, and nothing beside it', () => {
@@ -163,45 +199,150 @@ describe('session grants', () => {
 });
 
 describe('command prefixes', () => {
-  it('proposes the first command that does not only read, never a bare launcher or a line with effects', () => {
-    const propose = (text: string, allowed: string[][] = []) =>
-      proposedPrefix(parseCommandLine(text), allowed);
-    assert.deepEqual(propose('npm test'), ['npm', 'test']);
-    assert.deepEqual(propose('cd src && cargo build --release && ls'), ['cargo', 'build', '--release']);
-    assert.deepEqual(propose("bash -lc 'make -j4'"), ['make', '-j4']);
+  it('proposes the first command that does not only read, never one that opens every command', async () => {
+    const propose = async (text: string, allowed: string[][] = []) =>
+      proposedPrefix(await parseCommandLine(text), allowed);
+    assert.deepEqual(await propose('npm test'), ['npm', 'test']);
+    assert.deepEqual(await propose('cd src && cargo build --release && ls'), ['cargo', 'build', '--release']);
+    assert.deepEqual(await propose("bash -lc 'make -j4'"), ['make', '-j4']);
     assert.deepEqual(
-      propose('ls -la'),
+      await propose('ls -la'),
       ['ls', '-la'],
       'a read-only line asked about (escalated) still gets one',
     );
-    assert.equal(propose('npm test > log.txt'), null);
-    assert.equal(propose('echo $(whoami)'), null);
-    assert.equal(propose('bash'), null);
-    assert.equal(propose('/usr/bin/sudo'), null);
-    assert.deepEqual(propose('sudo apt-get update'), ['sudo', 'apt-get', 'update']);
+    assert.equal(await propose('npm test > log.txt'), null);
+    assert.equal(await propose('echo $(whoami)'), null);
+    for (const opener of [
+      'bash',
+      '/usr/bin/sudo',
+      'sudo apt-get update',
+      'env FOO=1 make',
+      'xargs rm',
+      'timeout 5 make',
+      'cat setup.sh | bash',
+      'python3 -c',
+      'node -e',
+      'npx',
+      'npm exec -y',
+    ]) {
+      assert.equal(await propose(opener), null, opener);
+    }
+    assert.deepEqual(await propose('python3 -m pytest'), ['python3', '-m', 'pytest']);
+    assert.deepEqual(await propose('npm exec eslint'), ['npm', 'exec', 'eslint']);
     assert.deepEqual(
-      propose('npm ci && npm test', [['npm', 'ci']]),
+      await propose('npm ci && npm test', [['npm', 'ci']]),
       ['npm', 'test'],
       'not what is allowed already',
     );
   });
+
+  it('knows the prefixes that would allow any command', () => {
+    for (const prefix of [
+      [],
+      ['bash'],
+      ['sh', '-c'],
+      ['python', '-W', 'ignore', '-c'],
+      ['sudo', '-u', 'root'],
+    ]) {
+      assert.equal(prefixOpensEverything(prefix), true, JSON.stringify(prefix));
+    }
+    for (const prefix of [
+      ['npm', 'test'],
+      ['bash', 'scripts/build.sh'],
+      ['git', 'commit', '-m', 'time'],
+    ]) {
+      assert.equal(prefixOpensEverything(prefix), false, JSON.stringify(prefix));
+    }
+  });
 });
 
 describe('execpolicy rules files', () => {
-  it('reads allow rules of plain words and counts the rest as ignored', () => {
+  it("reads Codex's rule language: either quote, lists of alternatives, keyword arguments, examples", () => {
     const text = [
       '# a comment: prefix_rule(pattern=["rm"], decision="allow")',
       'prefix_rule(pattern=["npm", "test"], decision="allow")',
-      'prefix_rule(pattern = ["git", "push",], decision = "allow", match = [["git", "push"]])',
+      'prefix_rule(pattern = ["git", "push",], decision = "prompt", match = [["git", "push"]])',
       'prefix_rule(pattern=["make"])',
-      'prefix_rule(pattern=["gh", ["pr", "issue"]], decision="allow")',
-      'prefix_rule(pattern=["rm", "-rf"], decision="forbidden")',
-      "prefix_rule(pattern=['single'], decision='allow')",
-      'prefix_rule(pattern=["echo", "(x)"], decision="allow")',
+      'prefix_rule(',
+      '    pattern = ["gh", ["pr", "issue"]],',
+      "    decision = 'forbidden',  # single quotes",
+      "    justification = '''no GitHub from here''',",
+      '    match = ["gh pr view 7", "gh issue list"],',
+      '    not_match = ["gh repo view"],',
+      ')',
+      `prefix_rule(pattern=[r'a\\b', "it's"], decision='allow')`,
     ].join('\n');
-    assert.deepEqual(readRules(text), {
-      prefixes: [['npm', 'test'], ['git', 'push'], ['make']],
-      ignored: 4,
-    });
+    const { rules, problems } = parseRules(text);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(rules, [
+      { pattern: ['npm', 'test'], decision: 'allow', line: 2 },
+      { pattern: ['git', 'push'], decision: 'prompt', line: 3 },
+      { pattern: ['make'], decision: 'allow', line: 4 },
+      {
+        pattern: ['gh', ['pr', 'issue']],
+        decision: 'forbidden',
+        justification: 'no GitHub from here',
+        line: 5,
+      },
+      { pattern: ['a\\b', "it's"], decision: 'allow', line: 12 },
+    ]);
+  });
+
+  it('reports each statement it does not understand with its line, and never makes it a rule', () => {
+    const text = [
+      'prefix_rule(pattern=["curl"], decision=forbidden)',
+      'prefix_rule(pattern=["a"], match=["b"])',
+      'load("x.star", "y")',
+      'prefix_rule(pattern=["unclosed", decision="allow"',
+      'prefix_rule(pattern=["bad], decision="allow")',
+      'prefix_rule(pattern=["x"], decision="allow", extra="y")',
+      'prefix_rule(pattern=[], decision="allow")',
+      'prefix_rule(pattern=["x"], decision="maybe")',
+      'prefix_rule(pattern=["ok"])',
+    ].join('\n');
+    const { rules, problems } = parseRules(text);
+    assert.deepEqual(rules, [{ pattern: ['ok'], decision: 'allow', line: 9 }]);
+    assert.deepEqual(
+      problems.map((p) => p.line),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    );
+    assert.match(problems[1]!.message, /does not match its match example/);
+  });
+
+  it('forbids or asks by the strictest matching rule, also for commands in substitutions or computed words', async () => {
+    const home = tempDir('threadline-rules-');
+    try {
+      mkdirSync(join(home, 'rules'));
+      writeFileSync(
+        join(home, 'rules', 'a.rules'),
+        [
+          "prefix_rule(pattern=['rm'], decision='forbidden', justification='no deleting')",
+          'prefix_rule(pattern=["git", "push"], decision="prompt")',
+          'prefix_rule(pattern=["git"], decision="allow")',
+          'prefix_rule(pattern=["bash"], decision="allow")',
+          'oops(',
+        ].join('\n'),
+      );
+      const logged: string[] = [];
+      const rules = new ExecpolicyRules(
+        home,
+        createLogger('debug', (l) => logged.push(l)),
+      );
+      const verdict = async (text: string) =>
+        (await rules.verdict(await parseCommandLine(text)))?.decision ?? null;
+      assert.equal(await verdict('ls && rm -rf x'), 'forbidden');
+      assert.equal(await verdict('echo "$(rm -rf x)"'), 'forbidden');
+      assert.equal(await verdict('rm -rf x > /dev/null'), 'forbidden');
+      assert.equal(await verdict('git push origin'), 'prompt');
+      assert.equal(await verdict('$CMD -rf x'), 'prompt', 'the command name is computed');
+      assert.equal(await verdict('git $X push'), 'prompt');
+      assert.equal(await verdict('git status'), null);
+      assert.equal(await verdict('echo rm'), null);
+      assert.deepEqual(await rules.prefixes(), [['git']], 'an allow rule for a bare interpreter is ignored');
+      assert.ok(logged.some((l) => /a\.rules:4: an allow rule for a bare launcher/.test(l)));
+      assert.ok(logged.some((l) => /a\.rules:5: .*; ignored/.test(l)));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -8,7 +8,7 @@ import { ActiveTurn } from '../../../server/agent/activeTurn';
 import { TurnEmitter } from '../../../server/agent/turnEmitter';
 import { Approvals } from '../../../server/approvals/approvals';
 import { ExecpolicyRules } from '../../../server/approvals/execpolicyRules';
-import { parseCommandLine } from '../../../server/exec/commandLine';
+import { parseCommandLine, type CommandLine } from '../../../server/exec/commandLine';
 import { createLogger } from '../../../server/log';
 import { ClientConnection } from '../../../server/rpc/clientConnection';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../server/rpc/ndjson';
@@ -107,10 +107,18 @@ function setUp(clients = 1) {
   return { loaded, approvals, peers, turn, gate: approvals.gateFor(turn), logLines, home };
 }
 
+let gitStatus: CommandLine;
+before(async () => {
+  gitStatus = await parseCommandLine('git status --short');
+});
+
 const question = {
   itemId: 'item-1',
   command: 'git status --short',
-  line: parseCommandLine('git status --short'),
+  get line() {
+    return gitStatus;
+  },
+  unsandboxed: false,
   cwd: '/repo',
   commandActions: [{ type: 'unknown' as const, command: 'git status --short' }],
   reason: null,
@@ -160,23 +168,25 @@ describe('the approvals core', () => {
     assert.equal(logLines.filter((l) => l.includes('unknown or already answered request')).length, 2);
   });
 
-  it('remembers acceptForSession as a command prefix, and an execpolicy amendment for good', async () => {
+  it('remembers acceptForSession as the exact command line, and an execpolicy amendment for good', async () => {
     const { peers, gate, home } = setUp();
     const client = peers[0]!;
-    const allowed = (line: string) => gate.commandAllowedForSession(parseCommandLine(line));
+    const allowed = async (line: string) =>
+      gate.commandAllowedForSession(await parseCommandLine(line), false);
     assert.equal(await allowed('git status --short'), false);
     const first = gate.command(question);
     const ask = await client.next((m) => m.method === 'item/commandExecution/requestApproval');
     client.answer(ask.id, { decision: 'acceptForSession' });
     assert.deepEqual(await first, { outcome: 'accept', forSession: true });
-    assert.equal(await allowed('git status --short .'), true);
+    assert.equal(await allowed('git status --short'), true);
+    assert.equal(await allowed('git status --short .'), false);
     assert.equal(await allowed('git status'), false);
 
     const second = gate.command({
       ...question,
       itemId: 'item-2',
       command: 'cd app && npm test',
-      line: parseCommandLine('cd app && npm test'),
+      line: await parseCommandLine('cd app && npm test'),
       offerAmendment: true,
     });
     const ask2 = await client.next(

@@ -6,41 +6,41 @@ import { commandEnv } from '../../../server/exec/commandEnv';
 import { parseCommandLine } from '../../../server/exec/commandLine';
 import { OutputBuffer } from '../../../server/exec/outputBuffer';
 
-const actions = (text: string) => commandActions(parseCommandLine(text), text);
-const safe = (text: string) => isKnownSafe(parseCommandLine(text));
+const actions = async (text: string) => commandActions(await parseCommandLine(text), text);
+const safe = async (text: string) => isKnownSafe(await parseCommandLine(text));
 
 describe('command lines', () => {
-  it('reads what a command line does, for display', () => {
-    assert.deepEqual(actions('cat src/a.ts'), [
+  it('reads what a command line does, for display', async () => {
+    assert.deepEqual(await actions('cat src/a.ts'), [
       { type: 'read', command: 'cat src/a.ts', name: 'a.ts', path: 'src/a.ts' },
     ]);
-    assert.deepEqual(actions("sed -n '1,20p' lib/x.py"), [
+    assert.deepEqual(await actions("sed -n '1,20p' lib/x.py"), [
       { type: 'read', command: 'sed -n 1,20p lib/x.py', name: 'x.py', path: 'lib/x.py' },
     ]);
-    assert.deepEqual(actions('ls -la src | head -n 5'), [
+    assert.deepEqual(await actions('ls -la src | head -n 5'), [
       { type: 'listFiles', command: 'ls -la src', path: 'src' },
     ]);
-    assert.deepEqual(actions('rg --files | wc -l'), [
+    assert.deepEqual(await actions('rg --files | wc -l'), [
       { type: 'listFiles', command: 'rg --files', path: null },
     ]);
-    assert.deepEqual(actions('rg -n "fn main" src 2>/dev/null'), [
+    assert.deepEqual(await actions('rg -n "fn main" src 2>/dev/null'), [
       { type: 'search', command: "rg -n 'fn main' src", query: 'fn main', path: 'src' },
     ]);
-    assert.deepEqual(actions('cd web && grep -e TODO .'), [
+    assert.deepEqual(await actions('cd web && grep -e TODO .'), [
       { type: 'search', command: 'grep -e TODO .', query: 'TODO', path: '.' },
     ]);
-    assert.deepEqual(actions('find . -name "*.ts"'), [
+    assert.deepEqual(await actions('find . -name "*.ts"'), [
       { type: 'search', command: "find . -name '*.ts'", query: '*.ts', path: '.' },
     ]);
-    assert.deepEqual(actions('bash -lc "git grep needle"'), [
+    assert.deepEqual(await actions('bash -lc "git grep needle"'), [
       { type: 'search', command: 'git grep needle', query: 'needle', path: null },
     ]);
-    assert.deepEqual(actions('npm test'), [{ type: 'unknown', command: 'npm test' }]);
-    assert.deepEqual(actions('cd src'), [{ type: 'unknown', command: 'cd src' }]);
-    assert.deepEqual(actions('echo "unterminated'), [{ type: 'unknown', command: 'echo unterminated' }]);
+    assert.deepEqual(await actions('npm test'), [{ type: 'unknown', command: 'npm test' }]);
+    assert.deepEqual(await actions('cd src'), [{ type: 'unknown', command: 'cd src' }]);
+    assert.deepEqual(await actions('echo "unterminated'), [{ type: 'unknown', command: 'echo' }]);
   });
 
-  it('knows which commands only read', () => {
+  it('knows which commands only read', async () => {
     for (const text of [
       'ls -la',
       'cat a | grep x | wc -l',
@@ -50,7 +50,7 @@ describe('command lines', () => {
       'find . -name x',
       'git branch --show-current',
     ]) {
-      assert.equal(safe(text), true, text);
+      assert.equal(await safe(text), true, text);
     }
     for (const text of [
       'rm -rf x',
@@ -68,13 +68,24 @@ describe('command lines', () => {
       'ls <(rm x)',
       'bash -c "rm -rf x"',
     ]) {
-      assert.equal(safe(text), false, text);
+      assert.equal(await safe(text), false, text);
     }
   });
 
-  it('keeps words and operators as the prefix an approval remembers', () => {
-    assert.deepEqual(parseCommandLine('git status --short').tokens, ['git', 'status', '--short']);
-    assert.deepEqual(parseCommandLine('a && b | c').tokens, ['a', '&&', 'b', '|', 'c']);
+  it('reads the argv bash runs: quotes and escapes removed, joiners kept', async () => {
+    const line = await parseCommandLine(`git log -1 --format='%h %s' | grep -e "a b" && find . -name x\\;`);
+    assert.equal(line.plain, true);
+    assert.deepEqual(line.commands, [
+      { words: ['git', 'log', '-1', '--format=%h %s'], joiner: '|', opaque: [] },
+      { words: ['grep', '-e', 'a b'], joiner: '&&', opaque: [] },
+      { words: ['find', '.', '-name', 'x;'], joiner: null, opaque: [] },
+    ]);
+    const computed = await parseCommandLine('ls "$(touch x)" $HOME');
+    assert.equal(computed.plain, false);
+    assert.deepEqual(computed.commands, [
+      { words: ['ls', '"$(touch x)"', '$HOME'], joiner: null, opaque: [1, 2] },
+      { words: ['touch', 'x'], joiner: null, opaque: [] },
+    ]);
   });
 });
 
@@ -86,6 +97,7 @@ describe('command policy', () => {
     escalated: false,
     knownSafe: false,
     allowedForSession: false,
+    rule: null,
   };
   const plan = (c: Partial<CommandCircumstances>) => planCommand({ ...base, ...c });
 
@@ -119,6 +131,37 @@ describe('command policy', () => {
     const asked = plan({ sandboxAvailable: false, knownSafe: true });
     assert.equal(asked.kind, 'ask');
     assert.equal(asked.kind === 'ask' && asked.sandboxedOnceApproved, false);
+  });
+});
+
+describe('command rules in the policy', () => {
+  const base: CommandCircumstances = {
+    approvalPolicy: 'on-request',
+    sandboxPolicy: { type: 'workspaceWrite', writableRoots: [], networkAccess: false },
+    sandboxAvailable: true,
+    escalated: false,
+    knownSafe: true,
+    allowedForSession: true,
+    rule: null,
+  };
+  const plan = (c: Partial<CommandCircumstances>) => planCommand({ ...base, ...c });
+
+  it('refuses what a forbidden rule matches under every policy, even allowed or known safe', () => {
+    for (const approvalPolicy of ['untrusted', 'on-request', 'never'] as const) {
+      const refused = plan({ approvalPolicy, rule: { decision: 'forbidden', reason: 'no deleting' } });
+      assert.equal(refused.kind, 'refuse', approvalPolicy);
+      assert.match(
+        refused.kind === 'refuse' ? refused.message : '',
+        /forbidden by the user's rules: no deleting/,
+      );
+    }
+  });
+
+  it('asks for what a prompt rule matches even where the policy would not, and refuses it under never', () => {
+    const asked = plan({ rule: { decision: 'prompt', reason: 'pushes' } });
+    assert.equal(asked.kind, 'ask');
+    assert.equal(asked.kind === 'ask' && asked.sandboxedOnceApproved, true);
+    assert.equal(plan({ approvalPolicy: 'never', rule: { decision: 'prompt', reason: 'x' } }).kind, 'refuse');
   });
 });
 
