@@ -16,7 +16,16 @@ export interface CodeServerOptions {
   startTimeoutMs?: number;
   /** Added to code-server's environment, which its extension host (and so our server child) inherits. */
   env?: NodeJS.ProcessEnv;
+  /** Workspace trust on, without its prompt: every folder opens in Restricted Mode. */
+  restricted?: boolean;
 }
+
+const restrictedSettings = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+  'security.workspace.trust.banner': 'never',
+};
 
 const userSettings = {
   'workbench.startupEditor': 'none',
@@ -68,7 +77,8 @@ export class CodeServer {
     const dirs = { user: join(root, 'user-data'), ext: join(root, 'extensions'), tmp: join(root, 'tmp') };
     mkdirSync(join(dirs.user, 'User'), { recursive: true });
     mkdirSync(dirs.tmp);
-    writeFileSync(join(dirs.user, 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
+    const settings = { ...userSettings, ...(options.restricted ? restrictedSettings : {}) };
+    writeFileSync(join(dirs.user, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
     // Our own config file, so code-server never writes ~/.config/code-server/config.yaml.
     writeFileSync(join(root, 'config.yaml'), 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
     const common = [
@@ -87,7 +97,7 @@ export class CodeServer {
       ...common,
       '--bind-addr', '127.0.0.1:0',
       '--auth', 'none',
-      '--disable-workspace-trust',
+      ...(options.restricted ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--ignore-last-opened',
       ...(options.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),

@@ -27,7 +27,10 @@ export function fileName(title: string): string {
 }
 
 /** Call inside describe(); the returned object is filled in before each test. */
-export function useWorkbench(files: Record<string, string> = { 'README.md': '# Demo\n' }): Workbench {
+export function useWorkbench(
+  files: Record<string, string> = { 'README.md': '# Demo\n' },
+  options: { restricted?: boolean } = {},
+): Workbench {
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let workspace = '';
@@ -54,7 +57,11 @@ export function useWorkbench(files: Record<string, string> = { 'README.md': '# D
     this.timeout(120_000);
     if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run npm run package first`);
     home = tempDir('threadline-home-');
-    server = await CodeServer.start({ vsixFiles: [vsixPath], env: { THREADLINE_HOME: home } });
+    server = await CodeServer.start({
+      vsixFiles: [vsixPath],
+      env: { THREADLINE_HOME: home },
+      restricted: options.restricted,
+    });
     browser = await Browser.launch();
   });
 
