@@ -16,7 +16,10 @@ export function shellArgv(script: string): string[] {
 
 export interface StartOptions {
   argv: string[];
+  /** Where the command runs. */
   cwd: string;
+  /** The cwd the policy's writable roots are relative to (the thread's); defaults to `cwd`. */
+  policyCwd?: string;
   /** The policy to confine it by; null runs it unconfined. */
   policy: SandboxPolicy | null;
   availability: Availability;
@@ -26,10 +29,18 @@ export interface StartOptions {
   onText?: (text: string, stream: 'stdout' | 'stderr') => void;
 }
 
-export function startCommand(options: StartOptions): { process: RunningProcess; wrapped: Wrapped } {
+export async function startCommand(
+  options: StartOptions,
+): Promise<{ process: RunningProcess; wrapped: Wrapped }> {
   const env = commandEnv(process.env, options.env);
   const wrapped: Wrapped = options.policy
-    ? wrapCommand(options.argv, options.policy, options.cwd, env, options.availability)
+    ? await wrapCommand(
+        options.argv,
+        options.policy,
+        options.policyCwd ?? options.cwd,
+        env,
+        options.availability,
+      )
     : { argv: options.argv, sandbox: null, unavailable: null };
   const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
   const { onText } = options;

@@ -115,7 +115,7 @@ export function commandHandlers(services: Services): HandlerTable {
       ? normalizeSandboxPolicy(params.sandboxPolicy)
       : sandboxPolicyFor((await services.config()).sandboxMode, cwd);
     const env = commandEnv(process.env, params.env ?? {});
-    const wrapped = wrapCommand(params.command, policy, cwd, env, await sandboxAvailability());
+    const wrapped = await wrapCommand(params.command, policy, cwd, env, await sandboxAvailability());
     if (wrapped.unavailable) {
       throw new RpcError(
         ErrorCodes.invalidRequest,

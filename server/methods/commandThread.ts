@@ -30,7 +30,7 @@ export async function runUserShell(
     source: 'userShell',
   });
   item.start();
-  const { process: running } = startCommand({
+  const { process: running } = await startCommand({
     argv: shellArgv(command),
     cwd,
     policy: null,

@@ -50,7 +50,9 @@ async function probe(env: NodeJS.ProcessEnv): Promise<Availability> {
     return { kind: 'none', reason: 'bubblewrap (bwrap) is not installed' };
   }
   // bwrap needs user or mount namespaces; a container may forbid them.
-  const trial = bubblewrapArgs({ writableRoots: [], network: false, privateTmp: true }, ['/bin/true']);
+  const trial = bubblewrapArgs({ writableRoots: [], hidden: [], network: false, privateTmp: true }, [
+    '/bin/true',
+  ]);
   return new Promise((resolve) =>
     execFile(program, trial, { timeout: 5000 }, (error, _stdout, stderr) =>
       resolve(
@@ -65,15 +67,18 @@ async function probe(env: NodeJS.ProcessEnv): Promise<Availability> {
   );
 }
 
-/** The argv that runs `argv` under `policy`, given what this machine offers. */
-export function wrapCommand(
+/**
+ * The argv that runs `argv` under `policy`, given what this machine offers. The writable roots
+ * come from `policyCwd` (the thread's cwd), not from the folder the command runs in.
+ */
+export async function wrapCommand(
   argv: string[],
   policy: SandboxPolicy,
-  cwd: string,
+  policyCwd: string,
   env: NodeJS.ProcessEnv,
   availability: Availability,
-): Wrapped {
-  const confinement = confinementOf(policy, cwd, env);
+): Promise<Wrapped> {
+  const confinement = await confinementOf(policy, policyCwd, env);
   // Full access, or a sandbox someone else already provides: nothing to confine.
   if (confinement.writableRoots === null) return { argv, sandbox: null, unavailable: null };
   if (availability.kind === 'none') return { argv, sandbox: null, unavailable: availability.reason };

@@ -13,6 +13,7 @@ import type { CommandSessions, Session } from '../exec/commandSessions';
 import type { Exit, RunningProcess } from '../exec/processRunner';
 import { shellArgv, startCommand } from '../exec/startCommand';
 import { sandboxAvailability, type Availability } from '../sandbox/sandbox';
+import { workdirProblem } from '../sandbox/workdir';
 import { CommandItem } from './commandItem';
 import { boundedInteger, DEFAULT_MAX_OUTPUT_TOKENS, reportForModel } from './execOutput';
 
@@ -106,6 +107,11 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
     allowedForSession: await approvals.commandAllowedForSession(line, escalated),
     rule: await approvals.commandRule(line),
   });
+  const confined = plan.kind === 'run' ? plan.sandboxed : plan.kind === 'ask' && plan.sandboxedOnceApproved;
+  if (confined) {
+    const problem = await workdirProblem(cwd, permissions.sandboxPolicy, context.cwd, process.env);
+    if (problem) throw new ToolInputError(`exec_command refused: ${problem}`);
+  }
   const item = new CommandItem(context.emit, { command: cmd, cwd, commandActions: actions, source: 'agent' });
   item.start();
   if (plan.kind === 'refuse') {
@@ -218,9 +224,10 @@ async function attemptRun(
   yieldMs: number,
 ): Promise<Attempt> {
   let session: Session | null = null;
-  const { process: running } = startCommand({
+  const { process: running } = await startCommand({
     argv: shellArgv(cmd),
     cwd,
+    policyCwd: context.cwd,
     policy: sandboxed ? context.permissions.sandboxPolicy : null,
     availability,
     outputCapBytes: ITEM_OUTPUT_CAP_BYTES,

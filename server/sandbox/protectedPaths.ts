@@ -1,0 +1,129 @@
+// What stays read-only inside the writable roots, decided in one place for the sandbox (which binds
+// these paths read-only) and for apply_patch (which will not write into them without asking):
+// every `.git` (folder, or file pointing at a git folder elsewhere, with that folder and its common
+// folder), every `.threadline/` folder, and Threadline's home with the rules in it. A git folder
+// is where hooks and `core.fsmonitor` live: whatever writes there runs outside the sandbox at the
+// user's next `git` command, which VS Code's git extension issues by itself.
+import { promises as fs, type Dirent } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** Names protected wherever they appear under a writable root. */
+export const PROTECTED_NAMES: readonly string[] = ['.git', '.threadline'];
+
+/** How far the search for nested repositories looks, so a huge tree cannot stall a command. */
+export const WALK_LIMITS = { maxDepth: 8, maxDirs: 5000 };
+
+/** Whether `inside` is `parent` or lies under it (both absolute and normalized). */
+export function isWithin(parent: string, inside: string): boolean {
+  const rel = relative(parent, inside);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The protected paths that exist under `root` (a real path): its own and its nested repositories'
+ * `.git` with the folders they point at, and `.threadline` folders. The walk skips what the
+ * tree's `.gitignore` files ignore and stops at WALK_LIMITS.
+ */
+export async function protectedPathsUnder(root: string): Promise<string[]> {
+  const found: string[] = [];
+  let visited = 0;
+  // Breadth first, so the limits cut the deepest folders, not a whole sibling.
+  let level: { dir: string; rules: IgnoreRules[] }[] = [{ dir: root, rules: [] }];
+  for (let depth = 0; depth <= WALK_LIMITS.maxDepth && level.length > 0; depth++) {
+    const next: typeof level = [];
+    for (const { dir, rules: inherited } of level) {
+      if (visited++ >= WALK_LIMITS.maxDirs) return found;
+      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => [] as Dirent[]);
+      const rules = await withGitignore(dir, inherited);
+      for (const entry of entries) {
+        const path = join(dir, entry.name);
+        if (PROTECTED_NAMES.includes(entry.name)) {
+          found.push(...(await protectedEntry(path)));
+          continue;
+        }
+        // A symlinked folder is not walked: its target is either outside the roots (read-only
+        // anyway) or inside them, where the walk meets it under its real name.
+        if (entry.isDirectory() && !ignored(rules, path)) next.push({ dir: path, rules });
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+/** A protected entry and, for a `.git` file or link, the git folders it leads to. */
+async function protectedEntry(path: string): Promise<string[]> {
+  const real = await fs.realpath(path).catch(() => null);
+  if (real === null) return [];
+  const paths = [real];
+  const stat = await fs.stat(real).catch(() => null);
+  if (stat?.isFile()) {
+    const gitdir = await pointedGitDir(real);
+    if (gitdir !== null) paths.push(gitdir, ...(await commonDir(gitdir)));
+  } else if (stat?.isDirectory()) {
+    paths.push(...(await commonDir(real)));
+  }
+  return [...new Set(paths)];
+}
+
+/** The folder a `.git` file names (`gitdir: <path>`, relative to the file), when it exists. */
+async function pointedGitDir(dotGitFile: string): Promise<string | null> {
+  const text = await fs.readFile(dotGitFile, 'utf8').catch(() => '');
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  if (!match) return null;
+  return fs.realpath(resolve(dirname(dotGitFile), match[1]!)).catch(() => null);
+}
+
+/** A worktree's git folder shares hooks and config with the main one, named in `commondir`. */
+async function commonDir(gitdir: string): Promise<string[]> {
+  const text = await fs.readFile(join(gitdir, 'commondir'), 'utf8').catch(() => null);
+  if (text === null || text.trim() === '') return [];
+  const common = await fs.realpath(resolve(gitdir, text.trim())).catch(() => null);
+  return common === null || common === gitdir ? [] : [common];
+}
+
+interface IgnoreRules {
+  base: string;
+  matcher: Ignore;
+}
+
+async function withGitignore(dir: string, inherited: IgnoreRules[]): Promise<IgnoreRules[]> {
+  const text = await fs.readFile(join(dir, '.gitignore'), 'utf8').catch(() => null);
+  return text === null ? inherited : [...inherited, { base: dir, matcher: ignore().add(text) }];
+}
+
+function ignored(rules: IgnoreRules[], dir: string): boolean {
+  // The trailing slash lets folder-only patterns (`build/`) match.
+  return rules.some(({ base, matcher }) => matcher.ignores(`${relative(base, dir).split(sep).join('/')}/`));
+}
+
+/** What a write must stay out of, for the real paths of the writable roots. */
+export interface ProtectedSet {
+  /** Existing protected paths (real), bound read-only by the sandbox. */
+  paths: string[];
+  /** Folders hidden from commands and never written: Threadline's home. */
+  hidden: string[];
+}
+
+export async function protectedSet(realRoots: string[], home: string | null): Promise<ProtectedSet> {
+  const paths = new Set<string>();
+  for (const root of realRoots) for (const path of await protectedPathsUnder(root)) paths.add(path);
+  const realHome = home === null ? null : await fs.realpath(home).catch(() => null);
+  return { paths: [...paths], hidden: realHome === null ? [] : [realHome] };
+}
+
+/**
+ * Whether a write to `target` (a real path: symlinks resolved) would land in a protected path:
+ * one found at start, a protected name anywhere under a root (also one that does not exist yet,
+ * so a patch cannot create a nested `.git`), or a hidden folder.
+ */
+export function isProtected(target: string, realRoots: string[], set: ProtectedSet): boolean {
+  if ([...set.paths, ...set.hidden].some((path) => isWithin(path, target))) return true;
+  return realRoots.some((root) => {
+    if (!isWithin(root, target)) return false;
+    return relative(root, target)
+      .split(sep)
+      .some((name) => PROTECTED_NAMES.includes(name));
+  });
+}
