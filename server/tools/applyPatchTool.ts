@@ -60,8 +60,8 @@ export const applyPatchTool: AgentTool = {
   async run(call, context) {
     const plan = await planFor(call, context.cwd);
     const paths = plan.writes.map((write) => write.path);
-    const verdict = await patchVerdict(paths, context.permissions, context.cwd, (p) =>
-      context.approvals.filesAllowedForSession(p),
+    const verdict = await patchVerdict(plan.writes, context.permissions, context.cwd, (targets) =>
+      context.approvals.filesAllowedForSession(targets),
     );
     if (verdict.kind === 'refuse') return { output: `apply_patch refused: ${verdict.reason}`, isError: true };
     const item: FileChangeItem = {

@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { FileUpdateChange } from '../../protocol/fileChange';
+import { LinkLoopError, realTarget } from '../../sandbox/realTarget';
 import { applyChunks } from './applyChunks';
 import type { PatchHunk } from './parsePatch';
 import { decodeText, encodeText, plainText } from './textFile';
@@ -12,7 +13,10 @@ import { unifiedHunks } from './unifiedDiff';
 
 /** One file's state before and after the patch; null where the file does not exist. */
 export interface FileWrite {
+  /** The path as the patch names it (absolute), as items and diffs show it. */
   path: string;
+  /** Where the write lands, symlinks resolved: what is checked and what is written. */
+  target: string;
   before: Buffer | null;
   after: Buffer | null;
 }
@@ -81,6 +85,7 @@ async function planHunk(hunk: PatchHunk, files: FileView): Promise<FileUpdateCha
 class FileView {
   private readonly original = new Map<string, Buffer | null>();
   private readonly current = new Map<string, Buffer | null>();
+  private readonly targets = new Map<string, string>();
 
   constructor(private readonly cwd: string) {}
 
@@ -94,10 +99,31 @@ class FileView {
 
   async read(path: string): Promise<Buffer | null> {
     if (this.current.has(path)) return this.current.get(path) ?? null;
-    const bytes = await readFileOrNull(path, this.show(path));
+    const target = await this.targetOf(path);
+    const bytes = await readFileOrNull(target, this.show(path));
+    this.targets.set(path, target);
     this.original.set(path, bytes);
     this.current.set(path, bytes);
     return bytes;
+  }
+
+  /** The real target; two names for one file would each be planned from the same old bytes. */
+  private async targetOf(path: string): Promise<string> {
+    let target: string;
+    try {
+      target = await realTarget(path);
+    } catch (error) {
+      if (error instanceof LinkLoopError) throw new PatchPlanError(`${this.show(path)}: ${error.message}`);
+      throw error;
+    }
+    for (const [other, seen] of this.targets) {
+      if (seen === target) {
+        throw new PatchPlanError(
+          `${this.show(other)} and ${this.show(path)} are the same file (through a symbolic link): change it under one name`,
+        );
+      }
+    }
+    return target;
   }
 
   set(path: string, bytes: Buffer | null): void {
@@ -109,7 +135,7 @@ class FileView {
     for (const [path, after] of this.current) {
       const before = this.original.get(path) ?? null;
       const same = before === null || after === null ? before === after : before.equals(after);
-      if (!same) writes.push({ path, before, after });
+      if (!same) writes.push({ path, target: this.targets.get(path)!, before, after });
     }
     return writes;
   }
@@ -123,7 +149,8 @@ export function shownPath(cwd: string, path: string): string {
 
 async function readFileOrNull(path: string, shown: string): Promise<Buffer | null> {
   try {
-    const stat = await fs.stat(path);
+    // lstat: the target has its links resolved; a link here now was put there since.
+    const stat = await fs.lstat(path);
     if (!stat.isFile()) throw new PatchPlanError(`${shown} is a directory or special file, not a file`);
     return await fs.readFile(path);
   } catch (error) {

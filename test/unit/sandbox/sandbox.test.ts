@@ -11,6 +11,13 @@ describe('sandbox policies', () => {
   const repo = tempDir('threadline-sbx-');
   mkdirSync(join(repo, '.git'));
   const extra = tempDir('threadline-sbx-extra-');
+  // Threadline's home is hidden from commands when it exists; here it does not.
+  const savedHome = process.env.THREADLINE_HOME;
+  before(() => (process.env.THREADLINE_HOME = join(repo, 'no-home')));
+  after(() => {
+    if (savedHome === undefined) delete process.env.THREADLINE_HOME;
+    else process.env.THREADLINE_HOME = savedHome;
+  });
   const workspace = {
     type: 'workspaceWrite' as const,
     writableRoots: [extra],
@@ -19,13 +26,14 @@ describe('sandbox policies', () => {
     excludeSlashTmp: false,
   };
 
-  it('workspaceWrite: the cwd and the listed roots, each .git kept read-only, a private /tmp', () => {
-    const confinement = confinementOf(workspace, repo, {});
+  it('workspaceWrite: the cwd and the listed roots, each .git kept read-only, a private /tmp', async () => {
+    const confinement = await confinementOf(workspace, repo, {});
     assert.deepEqual(confinement, {
       writableRoots: [
         { root: repo, readOnly: [join(repo, '.git')] },
         { root: extra, readOnly: [] },
       ],
+      hidden: [],
       network: false,
       privateTmp: true,
     });
@@ -44,20 +52,20 @@ describe('sandbox policies', () => {
       '--bind',
       repo,
       repo,
-      '--ro-bind',
-      join(repo, '.git'),
-      join(repo, '.git'),
       '--bind',
       extra,
       extra,
+      '--ro-bind',
+      join(repo, '.git'),
+      join(repo, '.git'),
       '--unshare-net',
       '--',
       'ls',
     ]);
   });
 
-  it('network, TMPDIR and /tmp follow the policy flags', () => {
-    const open = confinementOf(
+  it('network, TMPDIR and /tmp follow the policy flags', async () => {
+    const open = await confinementOf(
       { ...workspace, networkAccess: true, excludeTmpdirEnvVar: false, excludeSlashTmp: true },
       repo,
       { TMPDIR: extra },
@@ -65,25 +73,26 @@ describe('sandbox policies', () => {
     assert.equal(open.network, true);
     assert.equal(open.privateTmp, false);
     assert.ok(!bubblewrapArgs(open, ['x']).includes('--unshare-net'));
-    assert.deepEqual(confinementOf({ type: 'readOnly', networkAccess: false }, repo, {}), {
+    assert.deepEqual(await confinementOf({ type: 'readOnly', networkAccess: false }, repo, {}), {
       writableRoots: [],
+      hidden: [],
       network: false,
       privateTmp: false,
     });
-    assert.equal(confinementOf({ type: 'dangerFullAccess' }, repo, {}).writableRoots, null);
+    assert.equal((await confinementOf({ type: 'dangerFullAccess' }, repo, {})).writableRoots, null);
   });
 
-  it('wraps only what needs confining, and says when it cannot', () => {
+  it('wraps only what needs confining, and says when it cannot', async () => {
     const bwrap = { kind: 'bubblewrap' as const, program: '/usr/bin/bwrap' };
-    assert.deepEqual(wrapCommand(['ls'], { type: 'dangerFullAccess' }, repo, {}, bwrap), {
+    assert.deepEqual(await wrapCommand(['ls'], { type: 'dangerFullAccess' }, repo, {}, bwrap), {
       argv: ['ls'],
       sandbox: null,
       unavailable: null,
     });
-    const wrapped = wrapCommand(['ls'], workspace, repo, {}, bwrap);
+    const wrapped = await wrapCommand(['ls'], workspace, repo, {}, bwrap);
     assert.equal(wrapped.argv[0], '/usr/bin/bwrap');
     assert.equal(wrapped.sandbox, 'bubblewrap');
-    assert.deepEqual(wrapCommand(['ls'], workspace, repo, {}, { kind: 'none', reason: 'no bwrap' }), {
+    assert.deepEqual(await wrapCommand(['ls'], workspace, repo, {}, { kind: 'none', reason: 'no bwrap' }), {
       argv: ['ls'],
       sandbox: null,
       unavailable: 'no bwrap',
@@ -93,6 +102,7 @@ describe('sandbox policies', () => {
   it('writes a Seatbelt profile for macOS', () => {
     const profile = seatbeltProfile({
       writableRoots: [{ root: '/Users/me/my "repo"', readOnly: ['/Users/me/my "repo"/.git'] }],
+      hidden: [],
       network: false,
       privateTmp: true,
     });
@@ -114,7 +124,7 @@ describe('sandbox policies', () => {
       ].join('\n'),
     );
     assert.match(
-      seatbeltProfile({ writableRoots: [], network: true, privateTmp: false }),
+      seatbeltProfile({ writableRoots: [], hidden: [], network: true, privateTmp: false }),
       /\(allow network-outbound\)/,
     );
   });
