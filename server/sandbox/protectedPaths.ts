@@ -26,30 +26,42 @@ export function isWithin(parent: string, inside: string): boolean {
  * tree's `.gitignore` files ignore and stops at WALK_LIMITS.
  */
 export async function protectedPathsUnder(root: string): Promise<string[]> {
-  const found: string[] = [];
-  let visited = 0;
-  // Breadth first, so the limits cut the deepest folders, not a whole sibling.
-  let level: { dir: string; rules: IgnoreRules[] }[] = [{ dir: root, rules: [] }];
+  const found = new Set<string>();
+  let budget = WALK_LIMITS.maxDirs;
+  // Breadth first, so the limits cut the deepest folders, not a whole sibling; the folders of one
+  // level are read together, which keeps a large tree to tens of milliseconds.
+  let level: Folder[] = [{ dir: root, rules: [] }];
   for (let depth = 0; depth <= WALK_LIMITS.maxDepth && level.length > 0; depth++) {
-    const next: typeof level = [];
-    for (const { dir, rules: inherited } of level) {
-      if (visited++ >= WALK_LIMITS.maxDirs) return found;
-      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => [] as Dirent[]);
-      const rules = await withGitignore(dir, inherited);
-      for (const entry of entries) {
-        const path = join(dir, entry.name);
-        if (PROTECTED_NAMES.includes(entry.name)) {
-          found.push(...(await protectedEntry(path)));
-          continue;
-        }
-        // A symlinked folder is not walked: its target is either outside the roots (read-only
-        // anyway) or inside them, where the walk meets it under its real name.
-        if (entry.isDirectory() && !ignored(rules, path)) next.push({ dir: path, rules });
-      }
-    }
-    level = next;
+    level = level.slice(0, budget);
+    budget -= level.length;
+    const children = await Promise.all(level.map((folder) => visit(folder, found)));
+    level = children.flat();
   }
-  return found;
+  return [...found];
+}
+
+interface Folder {
+  dir: string;
+  rules: IgnoreRules[];
+}
+
+/** Records the protected entries of one folder; returns the subfolders to walk. */
+async function visit({ dir, rules: inherited }: Folder, found: Set<string>): Promise<Folder[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => [] as Dirent[]);
+  const hasGitignore = entries.some((entry) => entry.name === '.gitignore' && entry.isFile());
+  const rules = hasGitignore ? await withGitignore(dir, inherited) : inherited;
+  const next: Folder[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (PROTECTED_NAMES.includes(entry.name)) {
+      for (const protectedPath of await protectedEntry(path)) found.add(protectedPath);
+    } else if (entry.isDirectory() && !ignored(rules, path)) {
+      // A symlinked folder is not walked: its target is either outside the roots (read-only
+      // anyway) or inside them, where the walk meets it under its real name.
+      next.push({ dir: path, rules });
+    }
+  }
+  return next;
 }
 
 /** A protected entry and, for a `.git` file or link, the git folders it leads to. */
