@@ -29,6 +29,9 @@ export function seatbeltProfile(confinement: Confinement): string {
   if (confinement.privateTmp) lines.push('(allow file-write* (subpath "/private/tmp"))');
   if (confinement.network)
     lines.push('(allow network-outbound)', '(allow network-inbound)', '(allow system-socket)');
+  // Threadline's home (keys, threads, rules): last, since later rules win over the allows above.
+  for (const path of confinement.hidden)
+    lines.push(`(deny file-read* file-write* (subpath ${literal(path)}))`);
   return lines.join('\n') + '\n';
 }
 

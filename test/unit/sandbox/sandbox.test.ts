@@ -102,7 +102,7 @@ describe('sandbox policies', () => {
   it('writes a Seatbelt profile for macOS', () => {
     const profile = seatbeltProfile({
       writableRoots: [{ root: '/Users/me/my "repo"', readOnly: ['/Users/me/my "repo"/.git'] }],
-      hidden: [],
+      hidden: ['/Users/me/.threadline'],
       network: false,
       privateTmp: true,
     });
@@ -120,6 +120,7 @@ describe('sandbox policies', () => {
         '(allow file-write-data (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))',
         '(allow file-write* (require-all (subpath "/Users/me/my \\"repo\\"") (require-not (subpath "/Users/me/my \\"repo\\"/.git"))))',
         '(allow file-write* (subpath "/private/tmp"))',
+        '(deny file-read* file-write* (subpath "/Users/me/.threadline"))',
         '',
       ].join('\n'),
     );
