@@ -2,7 +2,7 @@
 // the fileChange item, its approval with each decision, acceptForSession for a root, refusals,
 // patches that do not fit, turn/diff/updated, and what the model is told.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileChangeItem } from '../../server/protocol/fileChange';
 import type { ThreadItem } from '../../server/protocol/items';
@@ -11,7 +11,7 @@ import type { WireFormat } from '../fixtures/modelServer/scenario';
 import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../helpers/agent';
 import type { Incoming } from '../helpers/messageLog';
 import { patchCall, repoWith, UPDATE_README } from '../helpers/patches';
-import { useServers, type ServerProcess } from '../helpers/serverProcess';
+import { tempDir, useServers, type ServerProcess } from '../helpers/serverProcess';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 
@@ -223,6 +223,42 @@ describe('apply_patch approvals', function () {
     assert.equal(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'more\n');
     assert.equal(server.received.filter((m) => m.method === 'item/fileChange/requestApproval').length, 1);
     assert.equal(fileChanges(server, next.id, 'item/completed')[0].status, 'completed');
+  });
+
+  it('a session grant for the root covers neither .git nor a link out of it: both are asked about again', async () => {
+    const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
+    const outside = tempDir('threadline-outside-');
+    symlinkSync(outside, join(repo, 'linked'));
+    try {
+      const add = (path: string) =>
+        ['*** Begin Patch', `*** Add File: ${path}`, '+x', '*** End Patch'].join('\n');
+      model.script(
+        patchCall(UPDATE_README, 'call_1'),
+        { output: [{ text: 'One.' }] },
+        patchCall(add('.git/hooks/pre-commit'), 'call_2'),
+        { output: [{ text: 'Two.' }] },
+        patchCall(add('linked/planted.txt'), 'call_3'),
+        { output: [{ text: 'Three.' }] },
+      );
+      const server = await serve();
+      const threadId = await startThread(server, repo);
+      const first = await startTurn(server, threadId, 'Edit', ASK);
+      await answerApproval(server, 'acceptForSession');
+      assert.equal((await turnCompleted(server, first.id)).status, 'completed');
+      for (const [turnText, reason] of [
+        ['Hook', /protected folder.*pre-commit/],
+        ['Link', /outside the sandbox's writable roots: .*linked\/planted\.txt \(a link to /],
+      ] as const) {
+        const turn = await startTurn(server, threadId, turnText, ASK);
+        const request = await answerApproval(server, 'decline');
+        assert.match(String((request.params as { reason?: string }).reason), reason);
+        assert.equal((await turnCompleted(server, turn.id)).status, 'completed');
+      }
+      assert.equal(existsSync(join(repo, '.git/hooks/pre-commit')), false);
+      assert.deepEqual(readdirSync(outside), []);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('refuses writes outside the writable roots when the policy never asks', async () => {
