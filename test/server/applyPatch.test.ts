@@ -2,7 +2,7 @@
 // the fileChange item, its approval with each decision, acceptForSession for a root, refusals,
 // patches that do not fit, turn/diff/updated, and what the model is told.
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileChangeItem } from '../../server/protocol/fileChange';
 import type { ThreadItem } from '../../server/protocol/items';
@@ -229,36 +229,32 @@ describe('apply_patch approvals', function () {
     const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
     const outside = tempDir('threadline-outside-');
     symlinkSync(outside, join(repo, 'linked'));
-    try {
-      const add = (path: string) =>
-        ['*** Begin Patch', `*** Add File: ${path}`, '+x', '*** End Patch'].join('\n');
-      model.script(
-        patchCall(UPDATE_README, 'call_1'),
-        { output: [{ text: 'One.' }] },
-        patchCall(add('.git/hooks/pre-commit'), 'call_2'),
-        { output: [{ text: 'Two.' }] },
-        patchCall(add('linked/planted.txt'), 'call_3'),
-        { output: [{ text: 'Three.' }] },
-      );
-      const server = await serve();
-      const threadId = await startThread(server, repo);
-      const first = await startTurn(server, threadId, 'Edit', ASK);
-      await answerApproval(server, 'acceptForSession');
-      assert.equal((await turnCompleted(server, first.id)).status, 'completed');
-      for (const [turnText, reason] of [
-        ['Hook', /protected folder.*pre-commit/],
-        ['Link', /outside the sandbox's writable roots: .*linked\/planted\.txt \(a link to /],
-      ] as const) {
-        const turn = await startTurn(server, threadId, turnText, ASK);
-        const request = await answerApproval(server, 'decline');
-        assert.match(String((request.params as { reason?: string }).reason), reason);
-        assert.equal((await turnCompleted(server, turn.id)).status, 'completed');
-      }
-      assert.equal(existsSync(join(repo, '.git/hooks/pre-commit')), false);
-      assert.deepEqual(readdirSync(outside), []);
-    } finally {
-      rmSync(outside, { recursive: true, force: true });
+    const add = (path: string) =>
+      ['*** Begin Patch', `*** Add File: ${path}`, '+x', '*** End Patch'].join('\n');
+    model.script(
+      patchCall(UPDATE_README, 'call_1'),
+      { output: [{ text: 'One.' }] },
+      patchCall(add('.git/hooks/pre-commit'), 'call_2'),
+      { output: [{ text: 'Two.' }] },
+      patchCall(add('linked/planted.txt'), 'call_3'),
+      { output: [{ text: 'Three.' }] },
+    );
+    const server = await serve();
+    const threadId = await startThread(server, repo);
+    const first = await startTurn(server, threadId, 'Edit', ASK);
+    await answerApproval(server, 'acceptForSession');
+    assert.equal((await turnCompleted(server, first.id)).status, 'completed');
+    for (const [turnText, reason] of [
+      ['Hook', /protected folder.*pre-commit/],
+      ['Link', /outside the sandbox's writable roots: .*linked\/planted\.txt \(a link to /],
+    ] as const) {
+      const turn = await startTurn(server, threadId, turnText, ASK);
+      const request = await answerApproval(server, 'decline');
+      assert.match(String((request.params as { reason?: string }).reason), reason);
+      assert.equal((await turnCompleted(server, turn.id)).status, 'completed');
     }
+    assert.equal(existsSync(join(repo, '.git/hooks/pre-commit')), false);
+    assert.deepEqual(readdirSync(outside), []);
   });
 
   it('refuses writes outside the writable roots when the policy never asks', async () => {

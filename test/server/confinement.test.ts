@@ -11,7 +11,6 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -31,7 +30,7 @@ describe('confinement under approvalPolicy never', function () {
   this.timeout(60_000);
   const model = useModelServer();
   const start = useServers();
-  /** Holds the workspace, the folders beside it and the user's home; removed after each test. */
+  /** Holds the workspace, the folders beside it and the user's home. */
   let base: string;
   let workspace: string;
   let outside: string;
@@ -50,10 +49,6 @@ describe('confinement under approvalPolicy never', function () {
     writeFileSync(join(userHome, '.bashrc'), '# rc\n');
     home = agentHome('responses', model.baseUrl);
     writeFileSync(join(home, 'auth.json'), JSON.stringify({ providers: { x: { apiKey: SECRET } } }));
-  });
-  afterEach(() => {
-    rmSync(base, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
   });
 
   /** Runs one turn in which the model makes these calls, under never + workspace-write. */

@@ -3,7 +3,7 @@
 // the real server process (SIGKILL, no chance to clean up) the moment the first file is replaced,
 // while the others are still to be written.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startTurn } from '../helpers/agent';
@@ -24,10 +24,6 @@ describe('apply_patch when the server is killed mid-patch', function () {
   beforeEach(() => {
     workspace = realpathSync(tempDir('threadline-crash-'));
     home = agentHome('responses', model.baseUrl);
-  });
-  afterEach(() => {
-    rmSync(workspace, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
   });
 
   it('leaves each file either as it was or as the patch made it', async () => {

@@ -2,7 +2,7 @@
 // and the folders they point at, `.threadline` folders, what `.gitignore` skips, and the bounds.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { protectedPathsUnder, WALK_LIMITS } from '../../../server/sandbox/protectedPaths';
 import { tempDir } from '../../helpers/serverProcess';
@@ -13,10 +13,6 @@ describe('protected paths', () => {
   beforeEach(() => {
     root = realpathSync(tempDir('threadline-protected-'));
     elsewhere = realpathSync(tempDir('threadline-protected-elsewhere-'));
-  });
-  afterEach(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(elsewhere, { recursive: true, force: true });
   });
 
   const sorted = async () => (await protectedPathsUnder(root)).sort();

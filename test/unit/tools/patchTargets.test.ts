@@ -29,7 +29,6 @@ describe('apply_patch targets', () => {
   beforeEach(() => {
     dir = realpathSync(tempDir('threadline-targets-'));
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const plan = (...body: string[]) => planPatch(parsePatch(wrap(...body)), dir);
 
