@@ -67,7 +67,11 @@ export function execCommandTool(sessions: CommandSessions): AgentTool {
         type: 'object',
         properties: {
           cmd: { type: 'string', description: 'The shell command line to run.' },
-          workdir: { type: 'string', description: 'Working directory; defaults to the thread cwd.' },
+          workdir: {
+            type: 'string',
+            description:
+              'Working directory, inside the workspace (the thread cwd or a writable root); defaults to the thread cwd.',
+          },
           yield_time_ms: { type: 'number', description: 'How long to wait for output before returning.' },
           max_output_tokens: { type: 'number', description: 'Most output tokens to return.' },
           tty: { type: 'boolean', description: 'Ask for a terminal (not available: runs over pipes).' },
