@@ -51,6 +51,7 @@ async function planHunk(hunk: PatchHunk, files: FileView): Promise<FileUpdateCha
       files.set(path, Buffer.from(hunk.contents, 'utf8'));
       return { path, kind: { type: 'add' }, diff: hunk.contents };
     case 'delete': {
+      await refuseLink(path, 'delete', files);
       const before = await files.read(path);
       if (before === null) throw new PatchPlanError(`cannot delete ${files.show(path)}: no such file`);
       files.set(path, null);
@@ -70,6 +71,7 @@ async function planHunk(hunk: PatchHunk, files: FileView): Promise<FileUpdateCha
       const diff = unifiedHunks(plainText(text), plainText(updated));
       const movePath = hunk.movePath === null ? null : files.resolve(hunk.movePath);
       if (movePath !== null && movePath !== path) {
+        await refuseLink(path, 'move', files);
         await files.read(movePath);
         files.set(path, null);
         files.set(movePath, after);
@@ -78,6 +80,19 @@ async function planHunk(hunk: PatchHunk, files: FileView): Promise<FileUpdateCha
       }
       return { path, kind: { type: 'update', move_path: movePath }, diff };
     }
+  }
+}
+
+/**
+ * Deleting or moving a name that is a symlink would remove the file it points to (the write lands
+ * on the target) and leave the link dangling: refused, so the model removes the link with a command.
+ */
+async function refuseLink(path: string, verb: 'delete' | 'move', files: FileView): Promise<void> {
+  const stat = await fs.lstat(path).catch(() => null);
+  if (stat?.isSymbolicLink()) {
+    throw new PatchPlanError(
+      `cannot ${verb} ${files.show(path)}: it is a symbolic link, and apply_patch would ${verb} the file it points to. Change the link with a command instead.`,
+    );
   }
 }
 

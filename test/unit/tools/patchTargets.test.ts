@@ -64,9 +64,20 @@ describe('apply_patch targets', () => {
     writeFileSync(join(dir, 'a.txt'), 'a\n');
     symlinkSync('a.txt', join(dir, 'alias.txt'));
     await assert.rejects(
-      plan('*** Update File: a.txt', '@@', '-a', '+b', '*** Delete File: alias.txt'),
+      plan('*** Update File: a.txt', '@@', '-a', '+b', '*** Update File: alias.txt', '@@', '-a', '+c'),
       (e: Error) => e instanceof PatchPlanError && /a\.txt and alias\.txt are the same file/.test(e.message),
     );
+  });
+
+  it('refuses to delete or move a link, which would remove the file it points to', async () => {
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    symlinkSync('a.txt', join(dir, 'link'));
+    await assert.rejects(plan('*** Delete File: link'), /cannot delete link: it is a symbolic link/);
+    await assert.rejects(
+      plan('*** Update File: link', '*** Move to: moved.txt', '@@', '-a', '+b'),
+      /cannot move link: it is a symbolic link/,
+    );
+    assert.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), 'a\n');
   });
 
   it('refuses to write when the target became a link after the patch was planned', async () => {
