@@ -20,8 +20,10 @@ describe('accounts', () => {
     const threadId = await startThread(server);
     const refused = await runTurn(server, threadId, 'Hi');
     assert.equal(refused.status, 'failed');
-    assert.equal(refused.error?.codexErrorInfo, 'unauthorized');
-    assert.match(refused.error!.message, /SCRIPTED_API_KEY/);
+    // Its own class: no key at all is not a key the provider refused.
+    assert.equal(refused.error?.codexErrorInfo, 'apiKeyMissing');
+    assert.match(refused.error!.message, /^No API key for Scripted, so nothing was sent: set SCRIPTED_API_KEY/);
+    assert.doesNotMatch(refused.error!.message, /reject|invalid/i);
     assert.equal(model.requests.length, 0, 'nothing was sent without a key');
 
     const key = 'sk-stored-key-abcdef-123456';
