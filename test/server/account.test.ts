@@ -22,7 +22,10 @@ describe('accounts', () => {
     assert.equal(refused.status, 'failed');
     // Its own class: no key at all is not a key the provider refused.
     assert.equal(refused.error?.codexErrorInfo, 'apiKeyMissing');
-    assert.match(refused.error!.message, /^No API key for Scripted, so nothing was sent: set SCRIPTED_API_KEY/);
+    assert.match(
+      refused.error!.message,
+      /^No API key for Scripted, so nothing was sent: set SCRIPTED_API_KEY/,
+    );
     assert.doesNotMatch(refused.error!.message, /reject|invalid/i);
     assert.equal(model.requests.length, 0, 'nothing was sent without a key');
 
