@@ -73,6 +73,22 @@ describe('accounts', () => {
     assert.ok(!server.stderr.includes('sk-env-key-0987654321'));
   });
 
+  it('reads the account of a named provider, so a client can check before sending', async () => {
+    const server = await serve(agentHome('responses', model.baseUrl));
+    assert.deepEqual(await server.call('account/read', { modelProvider: 'scripted' }), {
+      account: null,
+      requiresOpenaiAuth: true,
+    });
+    // Ollama on this machine takes no key.
+    assert.deepEqual(await server.call('account/read', { modelProvider: 'ollama' }), {
+      account: null,
+      requiresOpenaiAuth: false,
+    });
+    const unknown = await server.request('account/read', { modelProvider: 'nope' });
+    assert.equal(unknown.error?.code, -32602);
+    assert.match(unknown.error!.message, /unknown model provider "nope"/);
+  });
+
   it('has no sign-in to cancel', async () => {
     const server = await serve(agentHome('responses', model.baseUrl));
     assert.deepEqual(await server.call('account/login/cancel', { loginId: 'x' }), { status: 'notFound' });
