@@ -27,11 +27,13 @@ export function accountCommands(server: ThreadlineServer, keys: ProviderKeys): v
     void vscode.window.showErrorMessage(`Threadline: ${what} failed: ${error.message}`);
   };
 
-  const signIn = async () => {
+  /** `providerId` (the setup card's) skips the question which provider the key is for. */
+  const signIn = async (providerId?: string) => {
     await server.start();
     if (!server.isThreadline) return signInThroughServer(server);
     const list = await providers(server);
-    const picked = await vscode.window.showQuickPick<ProviderPick>(
+    const named = list.find((p) => p.id === providerId);
+    const picked = named ? { provider: named } : await vscode.window.showQuickPick<ProviderPick>(
       list.map((provider) => {
         const envKey = providerEnvKey(provider);
         return {
@@ -90,10 +92,14 @@ export function accountCommands(server: ThreadlineServer, keys: ProviderKeys): v
   };
 
   return [
-    vscode.commands.registerCommand('threadline.signIn', () => signIn().catch(failed('Sign in'))),
+    vscode.commands.registerCommand('threadline.signIn', (providerId?: unknown) =>
+      signIn(typeof providerId === 'string' ? providerId : undefined).catch(failed('Sign in')),
+    ),
     vscode.commands.registerCommand('threadline.signOut', () => signOut().catch(failed('Sign out'))),
-    vscode.commands.registerCommand('threadline.chooseModel', () =>
-      chooseModel(server).catch(failed('Choosing a model')),
+    vscode.commands.registerCommand('threadline.chooseModel', (providerId?: unknown) =>
+      chooseModel(server, typeof providerId === 'string' ? providerId : undefined).catch(
+        failed('Choosing a model'),
+      ),
     ),
   ];
 }
@@ -110,13 +116,15 @@ async function signInThroughServer(server: ThreadlineServer): Promise<void> {
   void vscode.window.showInformationMessage('Signed in.');
 }
 
-async function chooseModel(server: ThreadlineServer): Promise<void> {
+/** `providerId` (the setup card's "Use Ollama") skips straight to that provider's models. */
+async function chooseModel(server: ThreadlineServer, providerId?: string): Promise<void> {
   const { data, defaultProviderId } = await server.request('modelProvider/list', {});
-  const running = await Promise.all(
-    data.map((p) => (isLocal(p.baseUrl) ? isRunning(p.baseUrl!) : undefined)),
-  );
+  const named = data.find((p) => p.id === providerId);
+  const running = named
+    ? []
+    : await Promise.all(data.map((p) => (isLocal(p.baseUrl) ? isRunning(p.baseUrl!) : undefined)));
   const current = readSettings().modelProvider || defaultProviderId;
-  const picked = await vscode.window.showQuickPick<ProviderPick>(
+  const picked = named ? { provider: named } : await vscode.window.showQuickPick<ProviderPick>(
     data.map((provider, i) => ({
       label: provider.name,
       description: [
@@ -147,7 +155,7 @@ async function chooseModel(server: ThreadlineServer): Promise<void> {
       { label: custom },
     ],
     {
-      title: `Choose Model for ${provider.name} (2/2)`,
+      title: named ? `Choose Model for ${provider.name}` : `Choose Model for ${provider.name} (2/2)`,
       placeHolder: 'Which model?',
       matchOnDescription: true,
     },
