@@ -3,7 +3,8 @@
 import type { UserInput } from '../../server/protocol/userInput';
 import type { StartInfo } from '../../webview/messages';
 import type { ThreadlineServer } from '../server/threadlineServer';
-import { threadOverrides, turnOverrides } from '../settings/overrides';
+import type { turnOverrides } from '../settings/overrides';
+import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import { threadLabel } from '../threads/threadLabels';
 import { listedSources } from '../threads/threadTreeModel';
