@@ -90,8 +90,9 @@ export class ConversationStore {
         this.pending.clear();
         this.emptyReason = message.reason;
         this.start = message.start;
-        // A fresh object, so views reading `start` or `emptyReason` hear of it.
-        this.commit({ ...emptyState });
+        this.commit(emptyState);
+        // `start` and `emptyReason` live beside the state: their readers are told here.
+        for (const listener of [...this.viewListeners]) listener();
         return;
       case 'delta':
         if (message.threadId !== this.threadId || message.seq <= this.lastSeq) return; // stale or duplicate
