@@ -33,20 +33,22 @@ export function accountCommands(server: ThreadlineServer, keys: ProviderKeys): v
     if (!server.isThreadline) return signInThroughServer(server);
     const list = await providers(server);
     const named = list.find((p) => p.id === providerId);
-    const picked = named ? { provider: named } : await vscode.window.showQuickPick<ProviderPick>(
-      list.map((provider) => {
-        const envKey = providerEnvKey(provider);
-        return {
-          label: provider.name,
-          description: envKey
-            ? `${envKey}${keys.providers().includes(provider.id) ? ' · signed in' : ''}`
-            : 'no key needed',
-          detail: provider.baseUrl ?? undefined,
-          provider,
-        };
-      }),
-      { title: 'Sign in with API Key', placeHolder: 'Which provider is the key for?' },
-    );
+    const picked = named
+      ? { provider: named }
+      : await vscode.window.showQuickPick<ProviderPick>(
+          list.map((provider) => {
+            const envKey = providerEnvKey(provider);
+            return {
+              label: provider.name,
+              description: envKey
+                ? `${envKey}${keys.providers().includes(provider.id) ? ' · signed in' : ''}`
+                : 'no key needed',
+              detail: provider.baseUrl ?? undefined,
+              provider,
+            };
+          }),
+          { title: 'Sign in with API Key', placeHolder: 'Which provider is the key for?' },
+        );
     const provider = picked?.provider;
     if (!provider) return;
     const envKey = providerEnvKey(provider);
@@ -124,20 +126,22 @@ async function chooseModel(server: ThreadlineServer, providerId?: string): Promi
     ? []
     : await Promise.all(data.map((p) => (isLocal(p.baseUrl) ? isRunning(p.baseUrl!) : undefined)));
   const current = readSettings().modelProvider || defaultProviderId;
-  const picked = named ? { provider: named } : await vscode.window.showQuickPick<ProviderPick>(
-    data.map((provider, i) => ({
-      label: provider.name,
-      description: [
-        provider.id === current ? 'current' : '',
-        running[i] === true ? 'running on this machine' : running[i] === false ? 'not running' : '',
-      ]
-        .filter(Boolean)
-        .join(' · '),
-      detail: provider.baseUrl ?? undefined,
-      provider,
-    })),
-    { title: 'Choose Provider (1/2)', placeHolder: 'Which model provider?' },
-  );
+  const picked = named
+    ? { provider: named }
+    : await vscode.window.showQuickPick<ProviderPick>(
+        data.map((provider, i) => ({
+          label: provider.name,
+          description: [
+            provider.id === current ? 'current' : '',
+            running[i] === true ? 'running on this machine' : running[i] === false ? 'not running' : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          detail: provider.baseUrl ?? undefined,
+          provider,
+        })),
+        { title: 'Choose Provider (1/2)', placeHolder: 'Which model provider?' },
+      );
   const provider = picked?.provider;
   if (!provider) return;
   const models = await server

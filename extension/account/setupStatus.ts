@@ -12,6 +12,8 @@ import { isLocal, isRunning } from './localProviders';
 export async function setupStatus(server: ThreadlineServer): Promise<SetupStatus> {
   const status = await check(server);
   setWalkthroughKey('providerReady', status.ready);
+  // A usable provider is a chosen one, whether the settings or config.toml chose it.
+  if (status.ready) setWalkthroughKey('providerChosen', true);
   return status;
 }
 
@@ -41,13 +43,14 @@ async function problemOf(
   server: ThreadlineServer,
   provider: ModelProviderSummary,
 ): Promise<'noKey' | 'notRunning' | undefined> {
-  if (isLocal(provider.baseUrl)) return (await isRunning(provider.baseUrl!)) ? undefined : 'notRunning';
   // Another app-server knows only its default account; ours answers for the named provider.
   const { account, requiresOpenaiAuth } = await server.request(
     'account/read',
     server.isThreadline ? { modelProvider: provider.id } : {},
   );
-  return requiresOpenaiAuth && !account ? 'noKey' : undefined;
+  if (requiresOpenaiAuth && !account) return 'noKey';
+  if (isLocal(provider.baseUrl) && !(await isRunning(provider.baseUrl!))) return 'notRunning';
+  return undefined;
 }
 
 async function runningLocal(providers: ModelProviderSummary[]): Promise<{ id: string; name: string }[]> {

@@ -23,8 +23,8 @@ export function SetupCard({ status, busy, onAction, onDismiss }: Props) {
     problem === 'noKey' ? `${provider.name} needs an API key` : `${provider.name} is not answering`;
   const detail =
     problem === 'noKey'
-      ? 'Nothing was sent. Sign in, or use a model on this machine; your message stays in the box below and is sent once that is done.'
-      : 'Nothing was sent. Start it on this machine and check again, or choose another provider; your message stays in the box below.';
+      ? 'Nothing was sent. Your message stays below and goes out once you are signed in.'
+      : 'Nothing was sent. Start it and check again, or choose another provider; your message stays below.';
   return (
     <section className="tl-setup" role="region" aria-label="Set up a model provider">
       <div className="tl-setup-title">

@@ -1,0 +1,118 @@
+// A first-time user in the installed .vsix: the side bar opens on a composer, a first prompt with no
+// key shows the setup card (nothing reaches the model server) and keeps the draft, signing in from the
+// card sends that same draft to a provider that checks the key, and the walkthrough shows the steps
+// that really happened as done (checked in the same window: its context keys live there).
+import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useModelServer } from '../fixtures/modelServer/server';
+import { useWorkbench } from '../harness/uiFixture';
+import {
+  activityBarItem,
+  notification,
+  pickQuickInput,
+  runCommand,
+  screenshot,
+  setColorTheme,
+} from '../harness/workbench';
+import { conversation } from './conversationPage';
+
+const key = 'sk-first-run-0123456789abcdef';
+
+describe('the first run (installed .vsix)', function () {
+  this.timeout(150_000);
+  const wb = useWorkbench({ 'README.md': '# Demo\n' });
+  const model = useModelServer({ apiKey: key });
+
+  before(() => {
+    // A provider that needs a key, and none anywhere: the state every new user starts in.
+    const config = [
+      'model = "test-model"',
+      'model_provider = "scripted"',
+      '[model_providers.scripted]',
+      'name = "Scripted"',
+      `base_url = "${model.baseUrl}"`,
+      'wire_api = "responses"',
+      'env_key = "SCRIPTED_API_KEY"',
+      'request_max_retries = 0',
+      '',
+    ];
+    writeFileSync(join(wb.home, 'config.toml'), config.join('\n'));
+  });
+
+  it('opens on a composer, asks for a key before sending, sends the same draft once signed in, and checks the walkthrough steps done', async () => {
+    const opened = Date.now();
+    await activityBarItem(wb.page, 'Threadline').click();
+    const frame = conversation(wb.page);
+    const input = frame.getByRole('textbox', { name: 'Message' });
+    await input.waitFor({ timeout: 30_000 });
+    console.log(`      composer shown ${Date.now() - opened} ms after the side bar was opened`);
+    assert.equal(await frame.getByRole('heading', { name: 'What should we work on?' }).count(), 1);
+
+    await input.fill('Say hello to the new user');
+    await input.press('Enter');
+    const card = frame.getByRole('region', { name: 'Set up a model provider' });
+    await card.waitFor({ timeout: 30_000 });
+    assert.match((await card.textContent()) ?? '', /Scripted needs an API key/);
+    assert.equal(await card.getByRole('button', { name: 'Choose another provider' }).count(), 1);
+    assert.equal(
+      await card.getByRole('button', { name: /Use .* on this machine/ }).count(),
+      0,
+      'none runs here',
+    );
+    assert.ok(model.requests.length === 0, 'nothing reached the model server');
+    assert.equal(await input.inputValue(), 'Say hello to the new user', 'the draft stays');
+    for (const kind of ['dark', 'light'] as const) {
+      await setColorTheme(wb.page, kind);
+      await screenshot(wb.page, `first-run-setup-card-${kind}`);
+    }
+
+    model.script({ output: [{ text: 'Hello, new user!' }] });
+    await card.getByRole('button', { name: 'Sign in with an API key' }).click();
+    const keyInput = wb.page.locator('.quick-input-widget input');
+    await wb.page.locator('.quick-input-widget', { hasText: 'API Key for Scripted' }).waitFor();
+    assert.equal(await keyInput.getAttribute('type'), 'password');
+    await keyInput.fill(key);
+    await keyInput.press('Enter');
+    await notification(wb.page, 'Signed in to Scripted.').waitFor({ timeout: 30_000 });
+
+    await frame.getByText('Hello, new user!').waitFor({ timeout: 60_000 });
+    assert.equal(await card.count(), 0, 'the card is gone');
+    assert.equal(await input.inputValue(), '', 'the draft was sent');
+    const posts = model.requests.filter((r) => r.method === 'POST');
+    assert.equal(posts.length, 1, 'one turn, sent once');
+    assert.equal(posts[0]!.headers.authorization, `Bearer ${key}`, 'with the key the provider checks');
+    assert.match(JSON.stringify(posts[0]!.body), /Say hello to the new user/);
+    // Only the editor's "is a local server answering" probe goes without a key: it lists no models.
+    const keyless = model.requests.filter((r) => r.headers.authorization !== `Bearer ${key}`);
+    assert.ok(
+      keyless.every((r) => r.method === 'GET' && r.path === '/v1/models'),
+      `only model-list probes went out without the key: ${keyless.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+    );
+    // The thread shows the prompt the user typed before signing in.
+    await frame.locator('.tl-user', { hasText: 'Say hello to the new user' }).waitFor();
+
+    // The walkthrough, in the same window: what was done above is checked.
+    await runCommand(wb.page, 'Welcome: Open Walkthrough...');
+    await pickQuickInput(wb.page, 'Get Started with Threadline');
+    const steps = wb.page.locator('.getting-started-step');
+    await steps.first().waitFor({ timeout: 30_000 });
+    const titles = await wb.page.locator('.getting-started-step .step-title').allTextContents();
+    assert.deepEqual(
+      titles.map((t) => t.trim()),
+      ['Choose a provider and model', 'Sign in with an API key', 'Start a thread', 'Approve a first edit'],
+    );
+    // A usable provider (config.toml chose it), signed in, a thread started; no edit approved yet.
+    const done = (title: string) => steps.filter({ hasText: title }).getAttribute('aria-checked');
+    assert.equal(await done('Choose a provider and model'), 'true');
+    assert.equal(await done('Sign in with an API key'), 'true');
+    assert.equal(await done('Start a thread'), 'true');
+    assert.equal(await done('Approve a first edit'), 'false');
+    // The step's media shows beside the steps only in a wide editor.
+    await runCommand(wb.page, 'View: Close Primary Side Bar');
+    for (const kind of ['dark', 'light'] as const) {
+      await setColorTheme(wb.page, kind);
+      await screenshot(wb.page, `walkthrough-${kind}`);
+    }
+  });
+});
