@@ -124,7 +124,12 @@ describe('the first run (installed .vsix)', function () {
       await wb.page
         .locator('.getting-started-step.expanded .step-title', { hasText: 'Approve a first edit' })
         .waitFor();
-      await wb.page.locator('.getting-started-media svg').first().waitFor();
+      // The step's picture is drawn in its own frame; the screenshot waits for it.
+      await wb.page
+        .frameLocator('.getting-started-media iframe')
+        .frameLocator('iframe#active-frame')
+        .locator('svg')
+        .waitFor();
       await screenshot(wb.page, `walkthrough-${kind}`);
     }
   });
