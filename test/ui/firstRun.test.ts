@@ -109,6 +109,16 @@ describe('the first run (installed .vsix)', function () {
 
     // Back in the walkthrough: what was done above is checked, by the keys the extension set.
     await wb.page.locator('.tabs-container .tab', { hasText: 'Welcome' }).click();
+    // From there, Focus Composer's key puts the cursor into the composer.
+    const composer = frame.getByRole('textbox', { name: 'Message' });
+    const focused = () => composer.evaluate((el) => el === document.activeElement && document.hasFocus());
+    assert.equal(await focused(), false);
+    await wb.page.keyboard.press('Control+Shift+Quote');
+    for (const end = Date.now() + 10_000; !(await focused());) {
+      if (Date.now() > end) assert.fail("Ctrl+Shift+' did not focus the composer");
+      await wb.page.waitForTimeout(100);
+    }
+    await wb.page.locator('.tabs-container .tab', { hasText: 'Welcome' }).click();
     assert.equal(await done('Choose a provider and model'), 'true');
     assert.equal(await done('Sign in with an API key'), 'true');
     assert.equal(await done('Start a thread'), 'true');
