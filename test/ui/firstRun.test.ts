@@ -23,6 +23,8 @@ describe('the first run (installed .vsix)', function () {
   this.timeout(150_000);
   const wb = useWorkbench({ 'README.md': '# Demo\n' });
   const model = useModelServer({ apiKey: key });
+  // A server on this machine that takes no key (as Ollama does): the card offers it.
+  const local = useModelServer();
 
   before(() => {
     // A provider that needs a key, and none anywhere: the state every new user starts in.
@@ -35,6 +37,10 @@ describe('the first run (installed .vsix)', function () {
       'wire_api = "responses"',
       'env_key = "SCRIPTED_API_KEY"',
       'request_max_retries = 0',
+      '[model_providers.nearby]',
+      'name = "Nearby Models"',
+      `base_url = "${local.baseUrl}"`,
+      'wire_api = "chat"',
       '',
     ];
     writeFileSync(join(wb.home, 'config.toml'), config.join('\n'));
@@ -70,11 +76,17 @@ describe('the first run (installed .vsix)', function () {
     await card.waitFor({ timeout: 30_000 });
     assert.match((await card.textContent()) ?? '', /Scripted needs an API key/);
     assert.equal(await card.getByRole('button', { name: 'Choose another provider' }).count(), 1);
-    assert.equal(
-      await card.getByRole('button', { name: /Use .* on this machine/ }).count(),
-      0,
-      'none runs here',
+    // Only what answers here is offered: the nearby server, not Ollama or LM Studio (not running).
+    const useLocal = card.getByRole('button', { name: /Use .* on this machine/ });
+    assert.deepEqual(
+      (await useLocal.allTextContents()).map((t) => t.trim()),
+      ['Use Nearby Models on this machine'],
     );
+    assert.ok(
+      local.requests.length > 0 && local.requests.every((r) => r.method === 'GET' && r.path === '/v1/models'),
+      'the nearby server was only asked whether it answers',
+    );
+
     assert.ok(model.requests.length === 0, 'nothing reached the model server');
     assert.equal(await input.inputValue(), 'Say hello to the new user', 'the draft stays');
     for (const kind of ['dark', 'light'] as const) {
