@@ -11,6 +11,8 @@ import { serverVersion } from './server/serverVersion';
 import { ServerStatus } from './server/serverStatus';
 import { ThreadlineServer } from './server/threadlineServer';
 import { ThreadsView } from './threads/threadsView';
+import { setupStatus } from './account/setupStatus';
+import { walkthroughProgress } from './walkthrough/walkthroughProgress';
 
 let server: ThreadlineServer | undefined;
 
@@ -44,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     vscode.commands.registerCommand('threadline.showLog', () => server?.log.show()),
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
     ...registerConversation(context, server, approvals),
+    ...walkthroughProgress(server, () => setupStatus(server!)),
   );
   return { server, threads, approvals, reviews, alerts };
 }

@@ -1,13 +1,13 @@
 // The conversation view: the thread's title and context meter, its plan while a turn runs, the list,
-// the prompts waiting for the user (above the composer, never in its place) and the composer; or an
-// empty state when no thread is shown.
-import { useSyncExternalStore } from 'react';
+// the prompts waiting for the user (above the composer, never in its place) and the composer; or, when
+// no thread is shown, the start view (a new thread's composer and the recent threads).
 import { Composer } from './composer/Composer';
 import { ContextMeter } from './components/ContextMeter';
 import { Conversation } from './components/Conversation';
-import { useStore, useView } from './components/hooks';
+import { useView } from './components/hooks';
 import { PlanPanel } from './components/PlanPanel';
 import { PromptQueue } from './prompts/PromptQueue';
+import { StartView } from './start/StartView';
 import type { ConversationState } from './store/state';
 import type { UserMessageItem } from '../server/protocol/items';
 
@@ -20,18 +20,9 @@ function firstUserText(state: ConversationState): string | undefined {
 }
 
 export function App() {
-  const store = useStore();
   const thread = useView((s) => s.thread);
-  const emptyReason = useSyncExternalStore(store.subscribe, () => store.emptyReason);
   const firstPrompt = useView(firstUserText);
-  if (!thread) {
-    return (
-      <main className="tl-empty">
-        <span className="codicon codicon-comment-discussion" aria-hidden="true" />
-        <p>{emptyReason ?? 'Select a thread to see its conversation.'}</p>
-      </main>
-    );
-  }
+  if (!thread) return <StartView />;
   return (
     <main className="tl-app" aria-label={`Conversation: ${thread.name ?? thread.preview}`}>
       <header className="tl-header">

@@ -46,8 +46,8 @@ export interface ViewContext {
 export type HostMessage =
   /** The thread to show, whole (on ready, on switching threads, on resync): never sent per update. */
   | { type: 'snapshot'; seq: number; snapshot: ThreadSnapshot; context: ViewContext }
-  /** No thread selected: the view shows its empty state. */
-  | { type: 'empty'; context: ViewContext; reason?: string }
+  /** No thread selected: the view shows the composer for a new thread and this workspace's recent threads. */
+  | { type: 'empty'; context: ViewContext; reason?: string; start?: StartInfo }
   /** One protocol notification for the shown thread; `seq` is the previous message's + 1. */
   | { type: 'delta'; threadId: string; seq: number; notification: ProtocolNotification }
   /** Older turns, prepended (answer-free push so the list can keep its scroll anchor). */
@@ -55,6 +55,8 @@ export type HostMessage =
   | { type: 'response'; id: number; result?: unknown; error?: string }
   /** Text to put into the composer (a command in the editor, e.g. "Add selection to thread"). */
   | { type: 'insertText'; text: string }
+  /** The user asked to type (the Focus Composer keybinding): the composer takes the focus. */
+  | { type: 'focusComposer' }
   /** Every prompt of the shown thread still waiting for the user, oldest first (sent whole: a handful). */
   | { type: 'prompts'; threadId: string; prompts: PromptView[] }
   /** A prompt of the shown thread was settled: its card shows the outcome for a moment. */
@@ -89,6 +91,51 @@ export type PromptResult =
 /** How a prompt ended: answered (here or in another view), resolved by the server, or cancelled. */
 export type PromptOutcome = { answered: unknown } | { resolvedElsewhere: true } | { cancelled: string };
 
+/** What the view with no thread open shows besides the composer. */
+export interface StartInfo {
+  /** This workspace's threads, most recently updated first (a handful). */
+  recent: RecentThread[];
+  /** What a new thread would run with, as far as the editor's settings say. */
+  defaults: PickerDefaults;
+}
+
+export interface RecentThread {
+  id: string;
+  label: string;
+  /** Unix seconds, as the protocol sends them. */
+  updatedAt: number;
+}
+
+/** The composer pickers' starting values (a thread's effective settings, or the editor's for a new one). */
+export interface PickerDefaults {
+  model: string;
+  effort: string | null;
+  /** Empty when not known before a thread starts (config.toml decides): the picker is not offered. */
+  approvalPolicy: string;
+  sandbox: string;
+}
+
+/**
+ * Whether the selected provider can take a turn, checked before anything is sent. When it cannot, the
+ * view shows a setup card and keeps the draft.
+ */
+export type SetupStatus =
+  | { ready: true }
+  | {
+      ready: false;
+      provider: { id: string; name: string };
+      /** `noKey`: it needs an API key and has none; `notRunning`: a local server that does not answer. */
+      problem: 'noKey' | 'notRunning';
+      /** Providers on this machine that answer right now (Ollama, LM Studio), other than this one. */
+      local: { id: string; name: string }[];
+    };
+
+/** What a setup card's button does; `runSetup` answers with the status afterwards. */
+export type SetupAction =
+  | { action: 'signIn'; providerId: string }
+  | { action: 'useLocal'; providerId: string }
+  | { action: 'chooseProvider' };
+
 /** The requests the webview makes, with their params and results. */
 export interface HostRequests {
   startTurn: {
@@ -105,6 +152,10 @@ export interface HostRequests {
   /** A pasted image written to a temp file, so it can travel as `localImage`. */
   saveImage: { params: { dataUrl: string }; result: { path: string } };
   loadOlderTurns: { params: { threadId: string }; result: { loaded: number } };
+  /** Starts a thread in this workspace with its first turn; the view then shows it. */
+  startThread: { params: { input: UserInput[]; overrides: TurnOverrides }; result: { threadId: string } };
+  checkSetup: { params: Record<string, never>; result: SetupStatus };
+  runSetup: { params: SetupAction; result: SetupStatus };
 }
 export type HostRequestName = keyof HostRequests;
 export type RequestParams<N extends HostRequestName> = HostRequests[N]['params'];
@@ -139,7 +190,9 @@ export type WebviewMessage =
   /** The user's answer to a pending prompt; a prompt already settled ignores it. */
   | { type: 'answerPrompt'; key: string; result: PromptResult }
   /** A pending file change's proposed edit in the diff editor. */
-  | { type: 'openPromptDiff'; key: string };
+  | { type: 'openPromptDiff'; key: string }
+  /** A recent thread picked in the view with no thread open. */
+  | { type: 'openThread'; threadId: string };
 
 /** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */
 export interface PersistedState {

@@ -27,24 +27,28 @@ export function accountCommands(server: ThreadlineServer, keys: ProviderKeys): v
     void vscode.window.showErrorMessage(`Threadline: ${what} failed: ${error.message}`);
   };
 
-  const signIn = async () => {
+  /** `providerId` (the setup card's) skips the question which provider the key is for. */
+  const signIn = async (providerId?: string) => {
     await server.start();
     if (!server.isThreadline) return signInThroughServer(server);
     const list = await providers(server);
-    const picked = await vscode.window.showQuickPick<ProviderPick>(
-      list.map((provider) => {
-        const envKey = providerEnvKey(provider);
-        return {
-          label: provider.name,
-          description: envKey
-            ? `${envKey}${keys.providers().includes(provider.id) ? ' · signed in' : ''}`
-            : 'no key needed',
-          detail: provider.baseUrl ?? undefined,
-          provider,
-        };
-      }),
-      { title: 'Sign in with API Key', placeHolder: 'Which provider is the key for?' },
-    );
+    const named = list.find((p) => p.id === providerId);
+    const picked = named
+      ? { provider: named }
+      : await vscode.window.showQuickPick<ProviderPick>(
+          list.map((provider) => {
+            const envKey = providerEnvKey(provider);
+            return {
+              label: provider.name,
+              description: envKey
+                ? `${envKey}${keys.providers().includes(provider.id) ? ' · signed in' : ''}`
+                : 'no key needed',
+              detail: provider.baseUrl ?? undefined,
+              provider,
+            };
+          }),
+          { title: 'Sign in with API Key', placeHolder: 'Which provider is the key for?' },
+        );
     const provider = picked?.provider;
     if (!provider) return;
     const envKey = providerEnvKey(provider);
@@ -90,10 +94,14 @@ export function accountCommands(server: ThreadlineServer, keys: ProviderKeys): v
   };
 
   return [
-    vscode.commands.registerCommand('threadline.signIn', () => signIn().catch(failed('Sign in'))),
+    vscode.commands.registerCommand('threadline.signIn', (providerId?: unknown) =>
+      signIn(typeof providerId === 'string' ? providerId : undefined).catch(failed('Sign in')),
+    ),
     vscode.commands.registerCommand('threadline.signOut', () => signOut().catch(failed('Sign out'))),
-    vscode.commands.registerCommand('threadline.chooseModel', () =>
-      chooseModel(server).catch(failed('Choosing a model')),
+    vscode.commands.registerCommand('threadline.chooseModel', (providerId?: unknown) =>
+      chooseModel(server, typeof providerId === 'string' ? providerId : undefined).catch(
+        failed('Choosing a model'),
+      ),
     ),
   ];
 }
@@ -110,26 +118,30 @@ async function signInThroughServer(server: ThreadlineServer): Promise<void> {
   void vscode.window.showInformationMessage('Signed in.');
 }
 
-async function chooseModel(server: ThreadlineServer): Promise<void> {
+/** `providerId` (the setup card's "Use Ollama") skips straight to that provider's models. */
+async function chooseModel(server: ThreadlineServer, providerId?: string): Promise<void> {
   const { data, defaultProviderId } = await server.request('modelProvider/list', {});
-  const running = await Promise.all(
-    data.map((p) => (isLocal(p.baseUrl) ? isRunning(p.baseUrl!) : undefined)),
-  );
+  const named = data.find((p) => p.id === providerId);
+  const running = named
+    ? []
+    : await Promise.all(data.map((p) => (isLocal(p.baseUrl) ? isRunning(p.baseUrl!) : undefined)));
   const current = readSettings().modelProvider || defaultProviderId;
-  const picked = await vscode.window.showQuickPick<ProviderPick>(
-    data.map((provider, i) => ({
-      label: provider.name,
-      description: [
-        provider.id === current ? 'current' : '',
-        running[i] === true ? 'running on this machine' : running[i] === false ? 'not running' : '',
-      ]
-        .filter(Boolean)
-        .join(' · '),
-      detail: provider.baseUrl ?? undefined,
-      provider,
-    })),
-    { title: 'Choose Provider (1/2)', placeHolder: 'Which model provider?' },
-  );
+  const picked = named
+    ? { provider: named }
+    : await vscode.window.showQuickPick<ProviderPick>(
+        data.map((provider, i) => ({
+          label: provider.name,
+          description: [
+            provider.id === current ? 'current' : '',
+            running[i] === true ? 'running on this machine' : running[i] === false ? 'not running' : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          detail: provider.baseUrl ?? undefined,
+          provider,
+        })),
+        { title: 'Choose Provider (1/2)', placeHolder: 'Which model provider?' },
+      );
   const provider = picked?.provider;
   if (!provider) return;
   const models = await server
@@ -147,7 +159,7 @@ async function chooseModel(server: ThreadlineServer): Promise<void> {
       { label: custom },
     ],
     {
-      title: `Choose Model for ${provider.name} (2/2)`,
+      title: named ? `Choose Model for ${provider.name}` : `Choose Model for ${provider.name} (2/2)`,
       placeHolder: 'Which model?',
       matchOnDescription: true,
     },

@@ -16,7 +16,8 @@ export async function isRunning(baseUrl: string): Promise<boolean> {
     const response = await fetch(`${baseUrl.replace(/\/+$/, '')}/models`, {
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return response.ok;
+    // A server that wants a key for its model list is running all the same.
+    return response.ok || response.status === 401 || response.status === 403;
   } catch {
     return false;
   }

@@ -14,11 +14,13 @@ import type {
   ViewContext,
   WebviewMessage,
 } from '../../webview/messages';
+import { runSetup, setupStatus } from '../account/setupStatus';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { turnOverrides, withinTrust } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import type { DiffViews } from './diffViews';
 import type { FileMentions } from './fileMentions';
+import { startInfo, startThread } from './newThread';
 import { PromptFeed, type PromptRegistry } from './promptFeed';
 import { ThreadFeed } from './threadFeed';
 
@@ -38,6 +40,8 @@ export class ConversationSession implements vscode.Disposable {
   /** Keeps the shown thread loaded in the server across its restarts. */
   private kept: vscode.Disposable | undefined;
   private ready = false;
+  /** Focus Composer was asked for before the webview listened: it is told once it is ready. */
+  private focusWhenReady = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly handlers: Handlers;
   private readonly prompts: PromptFeed;
@@ -77,6 +81,14 @@ export class ConversationSession implements vscode.Disposable {
   /** Whether the user can see this view (its prompts need no notification then). */
   setVisible(visible: boolean): void {
     this.prompts.setVisible(visible);
+    // The recent threads may have changed while the view was hidden.
+    if (visible && this.ready && !this.threadId) void this.load();
+  }
+
+  /** The Focus Composer keybinding: the webview puts the focus into its composer. */
+  focusComposer(): void {
+    if (this.ready) this.post({ type: 'focusComposer' });
+    else this.focusWhenReady = true;
   }
 
   dispose(): void {
@@ -95,7 +107,10 @@ export class ConversationSession implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.threadId ??= message.threadId;
-        return this.load();
+        await this.load();
+        if (this.focusWhenReady) this.post({ type: 'focusComposer' });
+        this.focusWhenReady = false;
+        return;
       case 'resync':
         if (message.threadId === this.feed?.threadId)
           await this.feed.snapshot().catch((e: Error) => this.showError(e));
@@ -122,6 +137,8 @@ export class ConversationSession implements vscode.Disposable {
         return;
       case 'answerPrompt':
         return this.prompts.answer(message.key, message.result);
+      case 'openThread':
+        return this.show(message.threadId);
       case 'openPromptDiff':
         await vscode.commands
           .executeCommand('threadline.approval.openDiff', message.key)
@@ -136,8 +153,13 @@ export class ConversationSession implements vscode.Disposable {
     this.kept?.dispose();
     this.kept = this.threadId ? this.services.server.keepSubscribed(this.threadId) : undefined;
     if (!this.threadId) {
-      this.post({ type: 'empty', context: this.context });
       this.prompts.show(undefined);
+      const start = await startInfo(this.services.server).catch((error: Error) => {
+        this.showError(error);
+        return undefined;
+      });
+      // A thread opened while the list was read wins.
+      if (!this.threadId) this.post({ type: 'empty', context: this.context, start });
       return;
     }
     this.feed = new ThreadFeed(this.services.server, this.threadId, (m) => this.post(m), this.context);
@@ -197,6 +219,13 @@ export class ConversationSession implements vscode.Disposable {
       },
       saveImage: async ({ dataUrl }) => ({ path: await savePastedImage(dataUrl) }),
       loadOlderTurns: async () => ({ loaded: (await this.feed?.loadOlder()) ?? 0 }),
+      startThread: async ({ input, overrides }) => {
+        const threadId = await startThread(server, input as UserInput[], this.turnSettings(overrides));
+        await this.show(threadId);
+        return { threadId };
+      },
+      checkSetup: () => setupStatus(server),
+      runSetup: (setup) => runSetup(server, setup),
     };
   }
 

@@ -28,6 +28,7 @@ export function registerConversation(
     vscode.commands.registerCommand('threadline.openThread', (threadId: unknown) =>
       typeof threadId === 'string' ? views.showInView(threadId) : undefined,
     ),
+    vscode.commands.registerCommand('threadline.focusComposer', () => views.focusComposer()),
     vscode.commands.registerCommand('threadline.openInEditor', (threadId: unknown) =>
       views.openPanel(typeof threadId === 'string' ? threadId : views.viewThreadId),
     ),
@@ -76,6 +77,12 @@ class ConversationViews
     this.pendingThreadId = threadId;
     if (this.view) await this.view.show(threadId);
     await vscode.commands.executeCommand(`${conversationViewId}.focus`);
+  }
+
+  /** From anywhere: the Conversation view opens (with no thread: a new one's composer) and takes the focus. */
+  async focusComposer(): Promise<void> {
+    await vscode.commands.executeCommand(`${conversationViewId}.focus`);
+    this.view?.focusComposer();
   }
 
   async openPanel(threadId: string | undefined): Promise<void> {

@@ -11,7 +11,7 @@ import { ThreadTreeProvider } from './threadTreeProvider';
 export const THREADS_VIEW = 'threadline.threads';
 const SHOW_ALL_KEY = 'threadline.showAllWorkspaces';
 
-function workspaceFolders(): string[] | undefined {
+export function workspaceFolders(): string[] | undefined {
   const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath);
   return folders && folders.length > 0 ? folders : undefined;
 }

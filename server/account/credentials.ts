@@ -15,5 +15,5 @@ export const needsApiKey = (provider: ProviderConfig) =>
 
 export function missingKeyMessage(provider: ProviderConfig): string {
   const env = provider.envKey ? `set ${provider.envKey}, or ` : '';
-  return `No API key for ${provider.name}: ${env}add one with account/login/start (type apiKey).`;
+  return `No API key for ${provider.name}, so nothing was sent: ${env}add one with account/login/start (type apiKey).`;
 }

@@ -1,5 +1,5 @@
 // account/read, account/login/start (API keys), account/login/cancel and account/logout, for the
-// default provider.
+// default provider (account/read also for a named one, so a client can check before a turn).
 import { apiKeyFor, needsApiKey } from '../account/credentials';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
@@ -15,8 +15,10 @@ export function accountHandlers(services: Services): HandlerTable {
     });
 
   return {
-    'account/read': async (): Promise<ResultOf<'account/read'>> => {
-      const provider = await defaultProvider();
+    'account/read': async (params: ParamsOf<'account/read'>): Promise<ResultOf<'account/read'>> => {
+      const provider = params?.modelProvider
+        ? await services.provider(params.modelProvider)
+        : await defaultProvider();
       const key = await apiKeyFor(provider, services.auth);
       return { account: key ? { type: 'apiKey' } : null, requiresOpenaiAuth: needsApiKey(provider) };
     },

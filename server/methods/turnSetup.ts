@@ -37,7 +37,7 @@ export async function prepareTurn(
     services.settings.get(threadId) ?? (await settingsFor(services, store.require(threadId), {}));
   const config = await services.agentConfig();
   const access = await services.modelAccess(settings.modelProvider);
-  if (access.missingKey) throw new ModelError('unauthorized', access.missingKey);
+  if (access.missingKey) throw new ModelError('apiKeyMissing', access.missingKey);
   const history = await store.history(threadId);
   // The last turn is this one; the one before it tells whether the model was cut off.
   const previous = history.turns[history.turns.length - 2];

@@ -4,7 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { Nullable, Opt, Params, Shape, StringEnum } from './schema';
 
 export const EmptyParams = Params({});
-export const GetAccountParams = Params({ refreshToken: Opt(Type.Boolean()) });
+export const GetAccountParams = Params({
+  refreshToken: Opt(Type.Boolean()),
+  /** Threadline's own: the account of this configured provider instead of the default one. */
+  modelProvider: Opt(Type.String()),
+});
 export const GetAccountResponse = Shape({
   account: Nullable(Type.Object({ type: Type.Literal('apiKey') })),
   requiresOpenaiAuth: Type.Boolean(),

@@ -47,6 +47,9 @@ export const CodexErrorInfo = Type.Union([
     'sandboxError',
     'other',
   ]),
+  // Threadline's own: the provider needs a key and none is set, so nothing was sent. Distinct from
+  // `unauthorized` (a key the provider refused); the reference schema takes any further string.
+  Type.Literal('apiKeyMissing'),
   errorWithStatus('httpConnectionFailed'),
   errorWithStatus('responseStreamConnectionFailed'),
   errorWithStatus('responseStreamDisconnected'),

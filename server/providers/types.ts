@@ -133,6 +133,7 @@ export type ModelErrorKind =
   | 'responseTooManyFailedAttempts'
   | 'badRequest'
   | 'unauthorized'
+  | 'apiKeyMissing'
   | 'internalServerError'
   | 'other';
 

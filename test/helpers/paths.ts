@@ -17,6 +17,16 @@ export const packageJson = JSON.parse(readFileSync(resolve(repoRoot, 'package.js
     viewsContainers: { activitybar: { id: string; icon: string }[] };
     views: Record<string, { id: string }[]>;
     viewsWelcome: { view: string; contents: string }[];
+    keybindings: { command: string; key: string; mac?: string }[];
+    walkthroughs: {
+      id: string;
+      steps: {
+        id: string;
+        description: string;
+        media: { markdown?: string; svg?: string; image?: string };
+        completionEvents: string[];
+      }[];
+    }[];
   };
 };
 

@@ -20,8 +20,13 @@ describe('accounts', () => {
     const threadId = await startThread(server);
     const refused = await runTurn(server, threadId, 'Hi');
     assert.equal(refused.status, 'failed');
-    assert.equal(refused.error?.codexErrorInfo, 'unauthorized');
-    assert.match(refused.error!.message, /SCRIPTED_API_KEY/);
+    // Its own class: no key at all is not a key the provider refused.
+    assert.equal(refused.error?.codexErrorInfo, 'apiKeyMissing');
+    assert.match(
+      refused.error!.message,
+      /^No API key for Scripted, so nothing was sent: set SCRIPTED_API_KEY/,
+    );
+    assert.doesNotMatch(refused.error!.message, /reject|invalid/i);
     assert.equal(model.requests.length, 0, 'nothing was sent without a key');
 
     const key = 'sk-stored-key-abcdef-123456';
@@ -66,6 +71,22 @@ describe('accounts', () => {
     await server.notification('account/updated', (p) => p.authMode === null);
     assert.match(server.stderr, /SCRIPTED_API_KEY is still set/);
     assert.ok(!server.stderr.includes('sk-env-key-0987654321'));
+  });
+
+  it('reads the account of a named provider, so a client can check before sending', async () => {
+    const server = await serve(agentHome('responses', model.baseUrl));
+    assert.deepEqual(await server.call('account/read', { modelProvider: 'scripted' }), {
+      account: null,
+      requiresOpenaiAuth: true,
+    });
+    // Ollama on this machine takes no key.
+    assert.deepEqual(await server.call('account/read', { modelProvider: 'ollama' }), {
+      account: null,
+      requiresOpenaiAuth: false,
+    });
+    const unknown = await server.request('account/read', { modelProvider: 'nope' });
+    assert.equal(unknown.error?.code, -32602);
+    assert.match(unknown.error!.message, /unknown model provider "nope"/);
   });
 
   it('has no sign-in to cancel', async () => {

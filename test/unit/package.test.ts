@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import yauzl from 'yauzl';
 import { packageJson, repoRoot, vsixPath } from '../helpers/paths';
@@ -43,6 +43,10 @@ describe('the .vsix', () => {
       'extension/dist/webview.js',
       'extension/media/icon.png',
       'extension/media/threadline.svg',
+      'extension/media/walkthrough/approveEdit.svg',
+      'extension/media/walkthrough/chooseProvider.md',
+      'extension/media/walkthrough/signIn.md',
+      'extension/media/walkthrough/startThread.svg',
       'extension/package.json',
       'extension/readme.md',
     ]);
@@ -77,6 +81,33 @@ describe('the extension manifest', () => {
         assert.ok(declared.has(command!), `viewsWelcome links to undeclared command ${command}`);
       }
     }
+  });
+
+  it('has a walkthrough whose steps run declared commands, show media that exist and complete on keys the extension sets', () => {
+    const declared = new Set(contributes.commands.map((c) => c.command));
+    const extensionSource = readdirSync(resolve(repoRoot, 'extension'), { recursive: true })
+      .filter((f) => String(f).endsWith('.ts'))
+      .map((f) => readFileSync(resolve(repoRoot, 'extension', String(f)), 'utf8'))
+      .join('\n');
+    const [walkthrough] = contributes.walkthroughs;
+    assert.equal(walkthrough.steps.length, 4);
+    for (const step of walkthrough.steps) {
+      const commands = [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]);
+      assert.equal(commands.length, 1, `${step.id} has one command`);
+      assert.ok(declared.has(commands[0]!), `${step.id} runs undeclared ${commands[0]}`);
+      const media = step.media.markdown ?? step.media.svg ?? step.media.image;
+      assert.ok(media && existsSync(resolve(repoRoot, media)), `${step.id}: ${media} is missing`);
+      assert.equal(step.completionEvents.length, 1);
+      const key = /^onContext:([\w.]+)$/.exec(step.completionEvents[0])?.[1];
+      assert.ok(key && extensionSource.includes(`'${key}'`), `${step.id}: nothing sets ${key}`);
+    }
+  });
+
+  it('binds Focus Composer to a key VS Code leaves free (Ctrl+Shift+; is Focus Breadcrumbs)', () => {
+    assert.deepEqual(contributes.keybindings, [
+      { command: 'threadline.focusComposer', key: "ctrl+shift+'", mac: "cmd+shift+'" },
+    ]);
+    assert.ok(contributes.commands.some((c) => c.command === 'threadline.focusComposer'));
   });
 
   it('has only pure-JS runtime dependencies (they are bundled, none ship unbundled)', () => {

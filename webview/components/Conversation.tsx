@@ -5,6 +5,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { Row } from '../store/state';
 import { useHost, useView } from './hooks';
 import { ItemView } from './ItemView';
+import { TurnError } from './TurnError';
 import { TurnHeader } from './TurnHeader';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 
@@ -42,6 +43,8 @@ export function Conversation({ threadId }: { threadId: string }) {
     (row: Row) =>
       row.kind === 'turn' ? (
         <TurnHeader turnId={row.turnId} />
+      ) : row.kind === 'turnError' ? (
+        <TurnError turnId={row.turnId} />
       ) : (
         <ItemView itemKey={row.key} threadId={threadId} />
       ),

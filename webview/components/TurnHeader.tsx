@@ -1,8 +1,8 @@
 // The line above each turn: its status, when it ran, how long it took, its tokens, and — once the
-// turn changed files — "Changes in this turn", which opens the multi-file diff.
+// turn changed files — "Changes in this turn", which opens the multi-file diff. A failed turn's error
+// is its own row after the turn's items (TurnError).
 import { memo } from 'react';
 import { countDiff } from './items/FileChange';
-import { explainError } from './errorText';
 import { formatClock, formatTokens } from './fields';
 import { useHost, useView } from './hooks';
 import { StatusBadge } from './items/status';
@@ -38,12 +38,6 @@ export const TurnHeader = memo(function TurnHeader({ turnId }: { turnId: string 
       {turn.retrying && turn.status === 'inProgress' && (
         <div className="tl-muted" role="status">
           Retrying: {turn.retrying}
-        </div>
-      )}
-      {turn.error && turn.status === 'failed' && (
-        <div className="tl-error" role="alert">
-          <span className="codicon codicon-error" aria-hidden="true" /> {explainError(turn.error)}
-          <div className="tl-muted">{turn.error.message}</div>
         </div>
       )}
       {/* Not a failure: stopped by the user, or by the server going away (its error says which). */}

@@ -10,6 +10,7 @@ const explanations: Record<string, string> = {
   modelNotFound: 'The provider does not know this model. Pick another model below.',
   internalServerError: 'The model provider had an internal error. Trying again usually helps.',
   unauthorized: 'The provider rejected the API key. Sign in again with a valid key.',
+  apiKeyMissing: 'No API key is set for this provider, so nothing was sent. Sign in with an API key.',
   badRequest: 'The provider refused the request as malformed.',
   threadRollbackFailed: 'The thread could not be rolled back.',
   sandboxError: 'The sandbox failed to run a command.',

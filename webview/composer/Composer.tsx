@@ -1,7 +1,9 @@
 // The composer: Enter sends (a new turn, or steering while one runs), Shift+Enter adds a line, Stop
-// interrupts, `@` mentions workspace files, images come from the file picker or the clipboard. The
-// draft is kept per thread in the webview's saved state; nothing else ever writes into it except the
-// user's own "add to thread" commands, which append.
+// interrupts, `@` mentions workspace files, images come from the file picker or the clipboard. With no
+// thread open, sending starts one. Before a turn is sent the host checks the provider can take it; when
+// it cannot, a setup card shows and the draft stays, to be sent once set up. The draft is kept per
+// thread (a new thread's under "") in the webview's saved state; nothing else ever writes into it
+// except the user's own "add to thread" commands, which append.
 import {
   useCallback,
   useEffect,
@@ -13,19 +15,29 @@ import {
 } from 'react';
 import type { Model } from '../../server/protocol/modelMethods';
 import type { UserInput } from '../../server/protocol/userInput';
-import type { TurnOverrides } from '../messages';
+import type { PickerDefaults, TurnOverrides } from '../messages';
 import { useHost, useView } from '../components/hooks';
+import { SetupCard } from '../setup/SetupCard';
+import { useSetup } from '../setup/useSetup';
 import { insertMention, mentionAt, type MentionQuery } from './mention';
-import { ModelPickers, PolicyPickers, policySummary, type PickerDefaults } from './Pickers';
+import { ModelPickers, PolicyPickers, policySummary } from './Pickers';
 
-export function Composer({ threadId }: { threadId: string }) {
+/** `threadId` null: the composer of a thread still to start (the view with no thread open). */
+export function Composer({
+  threadId,
+  newThreadDefaults,
+}: {
+  threadId: string | null;
+  newThreadDefaults?: PickerDefaults;
+}) {
   const host = useHost();
+  const draftKey = threadId ?? '';
   const settings = useView((s) => s.settings);
   const running = useView((s) => {
     const last = s.turns[s.turnIds[s.turnIds.length - 1]];
     return last?.status === 'inProgress' ? last.id : null;
   });
-  const [draft, setDraftState] = useState(() => host.state.drafts[threadId] ?? '');
+  const [draft, setDraftState] = useState(() => host.state.drafts[draftKey] ?? '');
   const [images, setImages] = useState<string[]>([]);
   const [overrides, setOverrides] = useState<TurnOverrides>({});
   const [models, setModels] = useState<Model[]>([]);
@@ -33,29 +45,34 @@ export function Composer({ threadId }: { threadId: string }) {
   const [policyOpen, setPolicyOpen] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentions(draft, input);
+  const setup = useSetup(host);
   useGrowWithContent(input, draft);
-  const defaults: PickerDefaults | null = settings && {
+  const threadDefaults: PickerDefaults | null = settings && {
     model: settings.model,
     effort: settings.reasoningEffort,
     approvalPolicy: settings.approvalPolicy,
     sandbox: settings.sandbox,
   };
+  const defaults = threadId ? threadDefaults : withDefaultModel(newThreadDefaults, models);
+  // Before a thread starts, config.toml may decide the policy: offered only when the settings name it.
+  const policyKnown = !!defaults?.approvalPolicy && !!defaults.sandbox;
 
   const setDraft = useCallback(
     (text: string) => {
       setDraftState(text);
-      host.saveState({ drafts: { ...host.state.drafts, [threadId]: text } });
+      host.saveState({ drafts: { ...host.state.drafts, [draftKey]: text } });
     },
-    [host, threadId],
+    [host, draftKey],
   );
 
   useEffect(() => {
-    setDraftState(host.state.drafts[threadId] ?? '');
+    setDraftState(host.state.drafts[draftKey] ?? '');
     setImages([]);
     return host.onMessage((m) => {
-      if (m.type === 'insertText') setDraft(`${host.state.drafts[threadId] ?? ''}${m.text}`);
+      if (m.type === 'insertText') setDraft(`${host.state.drafts[draftKey] ?? ''}${m.text}`);
+      if (m.type === 'focusComposer') input.current?.focus();
     });
-  }, [host, threadId, setDraft]);
+  }, [host, draftKey, setDraft]);
 
   useEffect(() => {
     host.request('listModels', {}).then(
@@ -72,11 +89,14 @@ export function Composer({ threadId }: { threadId: string }) {
       ...images.map((path) => ({ type: 'localImage' as const, path })),
     ];
     setError(null);
+    // Steering joins a turn that already reached the model; a new turn is checked first.
+    if (!running && !(await setup.ready())) return;
     setDraft('');
     setImages([]);
     try {
-      if (running) await host.request('steerTurn', { threadId, turnId: running, input: content });
-      else await host.request('startTurn', { threadId, input: content, overrides });
+      if (running && threadId) await host.request('steerTurn', { threadId, turnId: running, input: content });
+      else if (threadId) await host.request('startTurn', { threadId, input: content, overrides });
+      else await host.request('startThread', { input: content, overrides });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
       setDraft(draft); // the text is the user's: give it back when it could not be sent
@@ -112,111 +132,129 @@ export function Composer({ threadId }: { threadId: string }) {
     );
 
   return (
-    <form className="tl-composer" onSubmit={(e) => (e.preventDefault(), void send())}>
-      {mentions.results.length > 0 && (
-        <ul className="tl-mentions" role="listbox" aria-label="Files">
-          {mentions.results.map((path, index) => (
-            <li
-              key={path}
-              role="option"
-              aria-selected={index === mentions.active}
-              className={index === mentions.active ? 'tl-active' : undefined}
-              onMouseDown={(e) => (e.preventDefault(), mentions.choose(path, setDraft))}
-            >
-              <span className="codicon codicon-file" aria-hidden="true" /> {path}
-            </li>
-          ))}
-        </ul>
+    <>
+      {setup.status && (
+        <SetupCard
+          status={setup.status}
+          busy={setup.busy}
+          onAction={(action) => void setup.act(action, () => void send())}
+          onDismiss={setup.dismiss}
+        />
       )}
-      {images.length > 0 && (
-        <div className="tl-attachments">
-          {images.map((path) => (
-            <span key={path} className="tl-chip">
-              <span className="codicon codicon-file-media" aria-hidden="true" /> {path.split(/[\\/]/).pop()}
-              <button
-                type="button"
-                aria-label={`Remove ${path}`}
-                onClick={() => setImages((l) => l.filter((p) => p !== path))}
+      <form className="tl-composer" onSubmit={(e) => (e.preventDefault(), void send())}>
+        {mentions.results.length > 0 && (
+          <ul className="tl-mentions" role="listbox" aria-label="Files">
+            {mentions.results.map((path, index) => (
+              <li
+                key={path}
+                role="option"
+                aria-selected={index === mentions.active}
+                className={index === mentions.active ? 'tl-active' : undefined}
+                onMouseDown={(e) => (e.preventDefault(), mentions.choose(path, setDraft))}
               >
-                <span className="codicon codicon-close" aria-hidden="true" />
-              </button>
-            </span>
-          ))}
-        </div>
-      )}
-      {error && (
-        <div className="tl-error" role="alert">
-          {error}
-        </div>
-      )}
-      {policyOpen && defaults && (
-        <PolicyPickers value={overrides} defaults={defaults} onChange={setOverrides} />
-      )}
-      <textarea
-        ref={input}
-        className="tl-input"
-        aria-label={running ? 'Steer the running turn' : 'Message'}
-        placeholder={running ? 'Steer the agent…' : 'Ask Threadline… (@ mentions a file)'}
-        value={draft}
-        rows={1}
-        onChange={(e) => setDraft(e.target.value)}
-        onKeyDown={onKeyDown}
-        onKeyUp={() => mentions.update()}
-        onClick={() => mentions.update()}
-        onPaste={onPaste}
-      />
-      <div className="tl-composer-bar">
-        {defaults && (
-          <ModelPickers models={models} value={overrides} defaults={defaults} onChange={setOverrides} />
+                <span className="codicon codicon-file" aria-hidden="true" /> {path}
+              </li>
+            ))}
+          </ul>
         )}
-        {defaults && (
+        {images.length > 0 && (
+          <div className="tl-attachments">
+            {images.map((path) => (
+              <span key={path} className="tl-chip">
+                <span className="codicon codicon-file-media" aria-hidden="true" /> {path.split(/[\\/]/).pop()}
+                <button
+                  type="button"
+                  aria-label={`Remove ${path}`}
+                  onClick={() => setImages((l) => l.filter((p) => p !== path))}
+                >
+                  <span className="codicon codicon-close" aria-hidden="true" />
+                </button>
+              </span>
+            ))}
+          </div>
+        )}
+        {error && (
+          <div className="tl-error" role="alert">
+            {error}
+          </div>
+        )}
+        {policyOpen && defaults && policyKnown && (
+          <PolicyPickers value={overrides} defaults={defaults} onChange={setOverrides} />
+        )}
+        <textarea
+          ref={input}
+          className="tl-input"
+          aria-label={running ? 'Steer the running turn' : 'Message'}
+          placeholder={running ? 'Steer the agent…' : 'Ask Threadline… (@ mentions a file)'}
+          value={draft}
+          rows={1}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+          onKeyUp={() => mentions.update()}
+          onClick={() => mentions.update()}
+          onPaste={onPaste}
+        />
+        <div className="tl-composer-bar">
+          {defaults && (
+            <ModelPickers models={models} value={overrides} defaults={defaults} onChange={setOverrides} />
+          )}
+          {defaults && policyKnown && (
+            <button
+              type="button"
+              className="tl-icon-button"
+              aria-label="Approvals and sandbox"
+              aria-expanded={policyOpen}
+              title={policySummary(overrides, defaults)}
+              onClick={() => setPolicyOpen((open) => !open)}
+            >
+              <span className="codicon codicon-shield" aria-hidden="true" />
+            </button>
+          )}
+          <span className="tl-spacer" />
           <button
             type="button"
             className="tl-icon-button"
-            aria-label="Approvals and sandbox"
-            aria-expanded={policyOpen}
-            title={policySummary(overrides, defaults)}
-            onClick={() => setPolicyOpen((open) => !open)}
+            aria-label="Attach images"
+            title="Attach images"
+            onClick={() => void attach()}
           >
-            <span className="codicon codicon-shield" aria-hidden="true" />
+            <span className="codicon codicon-file-media" aria-hidden="true" />
           </button>
-        )}
-        <span className="tl-spacer" />
-        <button
-          type="button"
-          className="tl-icon-button"
-          aria-label="Attach images"
-          title="Attach images"
-          onClick={() => void attach()}
-        >
-          <span className="codicon codicon-file-media" aria-hidden="true" />
-        </button>
-        {running && (
+          {running && threadId && (
+            <button
+              type="button"
+              className="tl-button tl-secondary"
+              title="Stop the running turn"
+              onClick={() =>
+                void host
+                  .request('interruptTurn', { threadId, turnId: running })
+                  .catch((e: Error) => setError(e.message))
+              }
+            >
+              <span className="codicon codicon-debug-stop" aria-hidden="true" /> Stop
+            </button>
+          )}
           <button
-            type="button"
-            className="tl-button tl-secondary"
-            title="Stop the running turn"
-            onClick={() =>
-              void host
-                .request('interruptTurn', { threadId, turnId: running })
-                .catch((e: Error) => setError(e.message))
-            }
+            type="submit"
+            className="tl-button tl-send"
+            aria-label={running ? 'Steer' : 'Send'}
+            title={running ? 'Steer (Enter)' : 'Send (Enter); Shift+Enter for a new line'}
+            disabled={!draft.trim() && images.length === 0}
           >
-            <span className="codicon codicon-debug-stop" aria-hidden="true" /> Stop
+            <span className="codicon codicon-send" aria-hidden="true" />
           </button>
-        )}
-        <button
-          type="submit"
-          className="tl-button tl-send"
-          aria-label={running ? 'Steer' : 'Send'}
-          title={running ? 'Steer (Enter)' : 'Send (Enter); Shift+Enter for a new line'}
-          disabled={!draft.trim() && images.length === 0}
-        >
-          <span className="codicon codicon-send" aria-hidden="true" />
-        </button>
-      </div>
-    </form>
+        </div>
+      </form>
+    </>
   );
+}
+
+/** A new thread with no model in the settings runs the provider's default model. */
+function withDefaultModel(defaults: PickerDefaults | undefined, models: Model[]): PickerDefaults | null {
+  if (!defaults) return null;
+  if (defaults.model) return defaults;
+  const model = models.find((m) => m.isDefault)?.model;
+  return model ? { ...defaults, model } : null;
 }
 
 /**

@@ -5,7 +5,7 @@
 import VscodeOption from '@vscode-elements/react-elements/dist/components/VscodeOption.js';
 import VscodeSingleSelect from '@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js';
 import type { Model } from '../../server/protocol/modelMethods';
-import type { TurnOverrides } from '../messages';
+import type { PickerDefaults, TurnOverrides } from '../messages';
 
 const approvals = [
   ['untrusted', 'Ask for untrusted commands'],
@@ -18,13 +18,6 @@ const sandboxes = [
   ['workspace-write', 'Workspace write'],
   ['danger-full-access', 'Full access'],
 ] as const;
-
-export interface PickerDefaults {
-  model: string;
-  effort: string | null;
-  approvalPolicy: string;
-  sandbox: string;
-}
 
 interface Props {
   value: TurnOverrides;

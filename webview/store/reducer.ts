@@ -8,7 +8,9 @@ import type { Turn } from '../../server/protocol/thread';
 import type { ProtocolNotification, ThreadSnapshot } from '../messages';
 import {
   emptyState,
+  endsInError,
   itemKey,
+  turnErrorRowKey,
   turnRowKey,
   type AnyItem,
   type ConversationState,
@@ -215,7 +217,7 @@ function upsertTurn(state: ConversationState, turn: Turn): ConversationState {
   };
   if (turn.status !== 'inProgress') view.retrying = null;
   let next: ConversationState = existing
-    ? { ...state, turns: withEntry(state.turns, turn.id, view) }
+    ? rowsIfEndChanged(existing, view, { ...state, turns: withEntry(state.turns, turn.id, view) })
     : withRows({
         ...state,
         turnIds: [...state.turnIds, turn.id],
@@ -286,7 +288,14 @@ function updateTurn(
   change: (turn: TurnView) => TurnView,
 ): ConversationState {
   const known = state.turns[turnId] ? state : upsertTurn(state, placeholderTurn(turnId));
-  return { ...known, turns: withEntry(known.turns, turnId, change(known.turns[turnId])) };
+  const before = known.turns[turnId];
+  const after = change(before);
+  return rowsIfEndChanged(before, after, { ...known, turns: withEntry(known.turns, turnId, after) });
+}
+
+/** Rows change only when a turn's error row comes or goes, never on other turn updates. */
+function rowsIfEndChanged(before: TurnView, after: TurnView, state: ConversationState): ConversationState {
+  return endsInError(before) === endsInError(after) ? state : withRows(state);
 }
 
 function addTurns(state: ConversationState, turns: Turn[], where: 'append' | 'prepend'): ConversationState {
@@ -316,6 +325,8 @@ function withRows(state: ConversationState): ConversationState {
   for (const turnId of state.turnIds) {
     rows.push({ kind: 'turn', key: turnRowKey(turnId), turnId });
     for (const key of state.turns[turnId].itemKeys) rows.push({ kind: 'item', key, turnId });
+    if (endsInError(state.turns[turnId]))
+      rows.push({ kind: 'turnError', key: turnErrorRowKey(turnId), turnId });
   }
   return { ...state, rows };
 }

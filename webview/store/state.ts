@@ -43,8 +43,8 @@ export interface TurnView {
   usage: TokenBreakdown | null;
 }
 
-export type Row =
-  { kind: 'turn'; key: string; turnId: string } | { kind: 'item'; key: string; turnId: string };
+/** A turn's header, one of its items, or — after its items — the error a failed turn ended with. */
+export type Row = { kind: 'turn' | 'item' | 'turnError'; key: string; turnId: string };
 
 export interface ConversationState {
   thread: Omit<Thread, 'turns'> | null;
@@ -77,4 +77,13 @@ export function itemKey(turnId: string, itemId: string): string {
 
 export function turnRowKey(turnId: string): string {
   return `turn:${turnId}`;
+}
+
+export function turnErrorRowKey(turnId: string): string {
+  return `turnError:${turnId}`;
+}
+
+/** A failed turn shows its error under what the user asked, not above it. */
+export function endsInError(turn: TurnView | undefined): boolean {
+  return turn?.status === 'failed' && turn.error !== null;
 }

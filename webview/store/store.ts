@@ -1,7 +1,7 @@
 // The webview's store: takes host messages, checks their sequence numbers, applies deltas through the
 // pure reducer at most once per frame, and tells subscribers what changed — item subscribers only
 // when their own item changed, view subscribers only when something other than item content did.
-import type { HostMessage, ProtocolNotification } from '../messages';
+import type { HostMessage, ProtocolNotification, StartInfo } from '../messages';
 import { noPrompts, reducePrompts, type PromptAction, type PromptState } from './prompts';
 import { fromSnapshot, prependTurns, reduceAll } from './reducer';
 import { emptyState, type ConversationState } from './state';
@@ -29,6 +29,8 @@ export class ConversationStore {
   private readonly promptListeners = new Set<() => void>();
   /** Why the view is empty, when no thread is shown. */
   emptyReason: string | undefined;
+  /** With no thread shown: the recent threads and a new thread's settings (once the host sent them). */
+  start: StartInfo | undefined;
 
   constructor(private readonly options: StoreOptions) {}
 
@@ -78,6 +80,7 @@ export class ConversationStore {
         this.awaitingResync = false;
         for (const seq of this.pending.keys()) if (seq <= message.seq) this.pending.delete(seq);
         this.emptyReason = undefined;
+        this.start = undefined;
         this.commit(fromSnapshot(message.snapshot));
         this.flush();
         return;
@@ -86,7 +89,10 @@ export class ConversationStore {
         this.threadId = null;
         this.pending.clear();
         this.emptyReason = message.reason;
+        this.start = message.start;
         this.commit(emptyState);
+        // `start` and `emptyReason` live beside the state: their readers are told here.
+        for (const listener of [...this.viewListeners]) listener();
         return;
       case 'delta':
         if (message.threadId !== this.threadId || message.seq <= this.lastSeq) return; // stale or duplicate

@@ -45,6 +45,31 @@ describe('webview reducer', () => {
     );
   });
 
+  it("gives a failed turn's error its own row after the turn's items, only once it failed", () => {
+    const error = { message: 'No API key', codexErrorInfo: 'apiKeyMissing' as const };
+    const running = apply(
+      base(),
+      n('turn/started', { turn: turn('t2', [userMessage('u2', 'again')], 'inProgress') }),
+      n('error', { turnId: 't2', error, willRetry: false }),
+    );
+    assert.deepEqual(
+      running.rows.map((r) => r.key),
+      ['turn:t1', 't1/u1', 't1/a1', 'turn:t2', 't2/u2'],
+    );
+    const failed = apply(running, n('turn/completed', { turn: { ...turn('t2', [], 'failed'), error } }));
+    assert.deepEqual(
+      failed.rows.map((r) => r.key),
+      ['turn:t1', 't1/u1', 't1/a1', 'turn:t2', 't2/u2', 'turnError:t2'],
+    );
+    assert.deepEqual(failed.rows.at(-1), { kind: 'turnError', key: 'turnError:t2', turnId: 't2' });
+    // From a snapshot too (a thread opened after its turn failed).
+    const reopened = fromSnapshot(snapshot([{ ...turn('t1', [userMessage('u1', 'hi')], 'failed'), error }]));
+    assert.deepEqual(
+      reopened.rows.map((r) => r.key),
+      ['turn:t1', 't1/u1', 'turnError:t1'],
+    );
+  });
+
   it('keeps unchanged records and the rows identical on a text delta', () => {
     const s = apply(base(), n('item/agentMessage/delta', { turnId: 't1', itemId: 'a1', delta: '!' }));
     const before = base();

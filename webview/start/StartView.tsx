@@ -1,0 +1,63 @@
+// The Conversation view with no thread open: a composer at once (sending starts a thread in this
+// workspace) and this workspace's most recent threads to pick up again.
+import { useSyncExternalStore } from 'react';
+import { Composer } from '../composer/Composer';
+import { useHost, useStore } from '../components/hooks';
+import type { RecentThread } from '../messages';
+
+export function StartView() {
+  const store = useStore();
+  const start = useSyncExternalStore(store.subscribe, () => store.start);
+  const reason = useSyncExternalStore(store.subscribe, () => store.emptyReason);
+  return (
+    <main className="tl-app tl-start" aria-label="New thread">
+      <div className="tl-start-body">
+        {reason && (
+          <p className="tl-error" role="alert">
+            {reason}
+          </p>
+        )}
+        <h2 className="tl-start-heading">What should we work on?</h2>
+        <p className="tl-muted">
+          Your message starts a new thread in this workspace. Type <kbd>@</kbd> to mention a file.
+        </p>
+        {start && start.recent.length > 0 && <RecentThreads threads={start.recent} />}
+      </div>
+      <Composer key="composer:new" threadId={null} newThreadDefaults={start?.defaults} />
+    </main>
+  );
+}
+
+function RecentThreads({ threads }: { threads: RecentThread[] }) {
+  const host = useHost();
+  return (
+    <nav className="tl-recent" aria-label="Recent threads">
+      <h3 className="tl-recent-heading">Recent</h3>
+      <ul>
+        {threads.map((t) => (
+          <li key={t.id}>
+            <button
+              type="button"
+              className="tl-recent-thread"
+              title={t.label}
+              onClick={() => host.post({ type: 'openThread', threadId: t.id })}
+            >
+              <span className="codicon codicon-comment-discussion" aria-hidden="true" />
+              <span className="tl-recent-label">{t.label}</span>
+              <span className="tl-muted">{ago(t.updatedAt, Date.now())}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** "5m", "3h", "2d": enough to tell recent threads apart in a narrow view. */
+export function ago(updatedAt: number, now: number): string {
+  const minutes = Math.max(0, Math.floor((now / 1000 - updatedAt) / 60));
+  if (minutes < 1) return 'now';
+  if (minutes < 60) return `${minutes}m`;
+  if (minutes < 60 * 24) return `${Math.floor(minutes / 60)}h`;
+  return `${Math.floor(minutes / (60 * 24))}d`;
+}
