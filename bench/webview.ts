@@ -205,7 +205,7 @@ async function measure(browser: Browser, url: string, profile: string | undefine
     type: 'snapshot',
     seq: 0,
     snapshot: snapshot(),
-    context: { kind: 'panel' },
+    context: { kind: 'panel', restricted: false },
   };
   const lastId = `a2_${turns - 1}`;
   const firstPaint = await browser.page.evaluate(

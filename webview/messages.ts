@@ -41,6 +41,8 @@ export interface ThreadSettings {
 export interface ViewContext {
   /** `sidebar` is the Conversation view; `panel` an editor tab opened with "Open in Editor". */
   kind: 'sidebar' | 'panel';
+  /** The window is in Restricted Mode: every turn runs read-only with untrusted approvals. */
+  restricted: boolean;
 }
 
 export type HostMessage =
@@ -191,6 +193,8 @@ export type WebviewMessage =
   | { type: 'answerPrompt'; key: string; result: PromptResult }
   /** A pending file change's proposed edit in the diff editor. */
   | { type: 'openPromptDiff'; key: string }
+  /** "Manage Workspace Trust" from the composer's Restricted Mode notice. */
+  | { type: 'manageTrust' }
   /** A recent thread picked in the view with no thread open. */
   | { type: 'openThread'; threadId: string };
 

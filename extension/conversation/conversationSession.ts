@@ -61,6 +61,11 @@ export class ConversationSession implements vscode.Disposable {
       webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(message)),
       // After a restart the server resumes the shown thread (keepSubscribed); the view reads it again,
       // where a turn that was running when the server died now shows as interrupted.
+      // Trusting the folder lifts Restricted Mode at once: the view drops its notice.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.context.restricted = false;
+        if (this.ready) void this.load();
+      }),
       services.server.onResubscribed((resumed) => {
         if (resumed.thread.id === this.feed?.threadId)
           void this.feed.snapshot(resumed).catch((e: Error) => this.showError(e));
@@ -139,6 +144,9 @@ export class ConversationSession implements vscode.Disposable {
         return this.prompts.answer(message.key, message.result);
       case 'openThread':
         return this.show(message.threadId);
+      case 'manageTrust':
+        await vscode.commands.executeCommand('workbench.trust.manage');
+        return;
       case 'openPromptDiff':
         await vscode.commands
           .executeCommand('threadline.approval.openDiff', message.key)

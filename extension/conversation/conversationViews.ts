@@ -57,7 +57,7 @@ class ConversationViews
     webview.html = webviewHtml(webview, this.extensionUri, 'Conversation');
     const session = new ConversationSession(
       webview,
-      { kind: 'sidebar' },
+      { kind: 'sidebar', restricted: !vscode.workspace.isTrusted },
       this.services,
       this.pendingThreadId,
       (title) => {
@@ -116,7 +116,7 @@ class ConversationViews
     panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'Threadline');
     const session = new ConversationSession(
       panel.webview,
-      { kind: 'panel' },
+      { kind: 'panel', restricted: !vscode.workspace.isTrusted },
       this.services,
       threadId,
       (title) => {

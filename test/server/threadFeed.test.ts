@@ -43,6 +43,7 @@ describe('the conversation feed against the real server', function () {
     });
     const feed = new ThreadFeed(server, threadId, (m) => (posted.push(m), store.receive(m)), {
       kind: 'sidebar',
+      restricted: false,
     });
     return { feed, posted, store };
   }

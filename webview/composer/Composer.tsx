@@ -21,6 +21,7 @@ import { SetupCard } from '../setup/SetupCard';
 import { useSetup } from '../setup/useSetup';
 import { insertMention, mentionAt, type MentionQuery } from './mention';
 import { ModelPickers, PolicyPickers, policySummary } from './Pickers';
+import { RestrictedNotice, useRestricted } from './RestrictedNotice';
 
 /** `threadId` null: the composer of a thread still to start (the view with no thread open). */
 export function Composer({
@@ -55,7 +56,9 @@ export function Composer({
   };
   const defaults = threadId ? threadDefaults : withDefaultModel(newThreadDefaults, models);
   // Before a thread starts, config.toml may decide the policy: offered only when the settings name it.
-  const policyKnown = !!defaults?.approvalPolicy && !!defaults.sandbox;
+  // In Restricted Mode the host fixes the policy: no picker pretends otherwise.
+  const restricted = useRestricted();
+  const policyKnown = !!defaults?.approvalPolicy && !!defaults.sandbox && !restricted;
 
   const setDraft = useCallback(
     (text: string) => {
@@ -178,6 +181,7 @@ export function Composer({
             {error}
           </div>
         )}
+        <RestrictedNotice />
         {policyOpen && defaults && policyKnown && (
           <PolicyPickers value={overrides} defaults={defaults} onChange={setOverrides} />
         )}

@@ -31,6 +31,8 @@ export class ConversationStore {
   emptyReason: string | undefined;
   /** With no thread shown: the recent threads and a new thread's settings (once the host sent them). */
   start: StartInfo | undefined;
+  /** The window is in Restricted Mode (from the host's view context). */
+  restricted = false;
 
   constructor(private readonly options: StoreOptions) {}
 
@@ -81,6 +83,7 @@ export class ConversationStore {
         for (const seq of this.pending.keys()) if (seq <= message.seq) this.pending.delete(seq);
         this.emptyReason = undefined;
         this.start = undefined;
+        this.restricted = message.context.restricted;
         this.commit(fromSnapshot(message.snapshot));
         this.flush();
         return;
@@ -90,6 +93,7 @@ export class ConversationStore {
         this.pending.clear();
         this.emptyReason = message.reason;
         this.start = message.start;
+        this.restricted = message.context.restricted;
         this.commit(emptyState);
         // `start` and `emptyReason` live beside the state: their readers are told here.
         for (const listener of [...this.viewListeners]) listener();

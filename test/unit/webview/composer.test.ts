@@ -27,7 +27,7 @@ describe('webview composer (jsdom)', () => {
       type: 'snapshot',
       seq: 0,
       snapshot: snapshot([turn('t1', [userMessage('u1', 'hi')], status)]),
-      context: { kind: 'sidebar' },
+      context: { kind: 'sidebar', restricted: false },
     });
     return page;
   }

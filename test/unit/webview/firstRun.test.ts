@@ -87,7 +87,7 @@ describe('webview first run (jsdom)', () => {
 
   it("lists this workspace's recent threads, opens one, and shows the model picker", async () => {
     const page = await openEmpty();
-    await page.receive({ type: 'empty', context: { kind: 'sidebar' }, start });
+    await page.receive({ type: 'empty', context: { kind: 'sidebar', restricted: false }, start });
     await page.until(() => page.all('vscode-single-select').length > 0);
     const recent = page.all('.tl-recent-thread');
     assert.equal(recent.length, 1);
@@ -102,7 +102,7 @@ describe('webview first run (jsdom)', () => {
 
   it('starts a new thread with the first message when the provider is ready', async () => {
     const page = await openEmpty();
-    await page.receive({ type: 'empty', context: { kind: 'sidebar' }, start });
+    await page.receive({ type: 'empty', context: { kind: 'sidebar', restricted: false }, start });
     await type(page, 'Explain the build');
     await enter(page);
     await page.until(() => page.requests('startThread').length === 1);
@@ -116,7 +116,7 @@ describe('webview first run (jsdom)', () => {
 
   it('shows the setup card instead of sending, keeps the draft, and sends it once signed in', async () => {
     const page = await openEmpty([noKey, { ready: true }]);
-    await page.receive({ type: 'empty', context: { kind: 'sidebar' }, start });
+    await page.receive({ type: 'empty', context: { kind: 'sidebar', restricted: false }, start });
     await type(page, 'Add a --json flag');
     await enter(page);
     await page.until(() => page.all('.tl-setup').length === 1);
@@ -184,7 +184,7 @@ describe('webview first run (jsdom)', () => {
       type: 'snapshot',
       seq: 0,
       snapshot: snapshot([turn('t1', [userMessage('u1', 'What does main.ts do?')], 'inProgress')]),
-      context: { kind: 'sidebar' },
+      context: { kind: 'sidebar', restricted: false },
     });
     const error = { message: 'No API key for OpenAI, so nothing was sent', codexErrorInfo: 'apiKeyMissing' };
     for (const m of deltas(1, [

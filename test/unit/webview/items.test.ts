@@ -20,7 +20,7 @@ describe('webview items (jsdom)', () => {
       type: 'snapshot',
       seq: 0,
       snapshot: snapshot([turn('t1', items, status)]),
-      context: { kind: 'sidebar' },
+      context: { kind: 'sidebar', restricted: false },
     };
     await page.receive(message);
     await page.until(() => page.all('[data-item-type]').length === items.length);

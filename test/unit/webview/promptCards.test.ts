@@ -33,7 +33,7 @@ describe('webview prompt cards (jsdom)', () => {
       type: 'snapshot',
       seq: 0,
       snapshot: snapshot([turn('t1', [userMessage('u1', 'hi'), fileChange as never], 'inProgress')]),
-      context: { kind: 'sidebar' },
+      context: { kind: 'sidebar', restricted: false },
     });
     return page;
   }

@@ -16,7 +16,7 @@ function harness() {
     type: 'snapshot',
     seq: 10,
     snapshot: snapshot([turn('t1', [agentMessage('a1', '')], 'inProgress')]),
-    context: { kind: 'sidebar' },
+    context: { kind: 'sidebar', restricted: false },
   });
   const text = () => (store.getState().items['t1/a1'] as { text: string }).text;
   return { store, frames, frame, resyncs, text };
@@ -68,7 +68,7 @@ describe('webview store', () => {
       type: 'snapshot',
       seq: 13,
       snapshot: snapshot([turn('t1', [agentMessage('a1', '123')], 'inProgress')]),
-      context: { kind: 'sidebar' },
+      context: { kind: 'sidebar', restricted: false },
     });
     assert.equal(h.text(), '12345');
     h.store.receive(deltas(16, [delta('6')])[0]);
@@ -105,7 +105,11 @@ describe('webview store', () => {
     assert.deepEqual(h.store.getState().turnIds, ['t1']);
     h.store.receive({ type: 'olderTurns', threadId, turns: [turn('t0')], hasOlderTurns: true });
     assert.deepEqual(h.store.getState().turnIds, ['t0', 't1']);
-    h.store.receive({ type: 'empty', context: { kind: 'sidebar' }, reason: 'No thread selected' });
+    h.store.receive({
+      type: 'empty',
+      context: { kind: 'sidebar', restricted: false },
+      reason: 'No thread selected',
+    });
     assert.equal(h.store.getState().thread, null);
     assert.equal(h.store.emptyReason, 'No thread selected');
   });
