@@ -137,7 +137,12 @@ const describeRule = (pattern: Pattern) =>
  * pattern ends; it may expand to any number of words).
  */
 function matchOf(command: SimpleCommand, pattern: Pattern): 'yes' | 'maybe' | 'no' {
-  const firstOpaque = command.opaque[0] ?? command.words.length;
+  // A glob too may stand for any number of words.
+  const firstOpaque = Math.min(
+    command.opaque[0] ?? Infinity,
+    command.globs[0] ?? Infinity,
+    command.words.length,
+  );
   if (firstOpaque >= pattern.length) return startsWith(command.words, pattern) ? 'yes' : 'no';
   return startsWith(command.words.slice(0, firstOpaque), pattern.slice(0, firstOpaque), true)
     ? 'maybe'

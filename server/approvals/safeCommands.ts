@@ -91,6 +91,9 @@ export function hasOption(args: readonly string[], unsafe: Unsafe): boolean {
 export function isSafeCommand(command: SimpleCommand): boolean {
   const [name = '', ...args] = command.words;
   const reader = Object.hasOwn(READERS, name) ? READERS[name] : undefined;
+  // File names a glob expands to are the workspace's to choose (`-o…`, `--pre=…`): only a reader
+  // none of whose options writes or runs anything may take them.
+  if (command.globs.length > 0) return reader !== undefined && !reader.short && !reader.long;
   if (reader) return !hasOption(args, reader);
   switch (name) {
     case 'find':

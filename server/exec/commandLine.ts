@@ -2,10 +2,11 @@
 // "plain" only when the whole parse is simple commands of literal words (quoted or not) joined by
 // `&&`, `||`, `;`, `|` or newlines, with nothing else anywhere: no expansion of any kind, no
 // redirection, heredoc, assignment, subshell, comment, background job or parse error. Only a plain
-// line's words are what bash will run; the approval rules trust nothing else. `bash -c "…"` and
-// `bash -lc "…"` are read again inside, the same way.
+// line's words are what bash will run; the approval rules trust nothing else. One exception, kept
+// apart: a simple glob word (`*.md`, `src/*.ts`) leaves a line plain but is marked, for the few
+// readers whose every option only reads. `bash -c "…"` and `bash -lc "…"` are read again inside.
 import type { loadBashParser, Node } from './bashParser';
-import { literalWord } from './shellWords';
+import { globWord, literalWord } from './shellWords';
 
 export interface SimpleCommand {
   /** The argv bash runs (for a line that is not plain, the words as written, for display only). */
@@ -14,6 +15,8 @@ export interface SimpleCommand {
   joiner: string | null;
   /** Positions of the words bash computes when it runs (expansions), shown here as written. */
   opaque: number[];
+  /** Positions of simple glob patterns (`*.md`): file names, any number of them, in their place. */
+  globs: number[];
 }
 
 export interface CommandLine {
@@ -60,7 +63,11 @@ export async function parseCommandLine(text: string): Promise<CommandLine> {
   } catch {
     // No parser, no trust: the line is asked about under any policy that asks.
     parser = undefined;
-    return { text, commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0] }], plain: false };
+    return {
+      text,
+      commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0], globs: [] }],
+      plain: false,
+    };
   }
   return readLine(parse, text, 0);
 }
@@ -75,7 +82,7 @@ function readLine(parse: Parse, text: string, depth: number): CommandLine {
   let { plain } = reading;
   const commands: SimpleCommand[] = [];
   for (const command of reading.commands) {
-    const script = plain ? bashScript(command.words) : null;
+    const script = plain && command.globs.length === 0 ? bashScript(command.words) : null;
     if (script === null || depth >= MAX_NESTING) {
       if (script !== null) plain = false;
       commands.push(command);
@@ -136,10 +143,17 @@ class Reader {
     const words: string[] = [];
     const hiding: Node[] = [];
     const opaque: number[] = [];
+    const globs: number[] = [];
     for (const child of children(node)) {
-      const part = child.type === 'command_name' ? onlyChild(child) : child;
-      const word = part ? literalWord(part) : null;
       const name = child.type === 'command_name';
+      const glob = name ? null : globWord(child);
+      if (glob !== null) {
+        globs.push(words.length);
+        words.push(glob);
+        continue;
+      }
+      const part = name ? onlyChild(child) : child;
+      const word = part ? literalWord(part) : null;
       if (word === null || (name && (word.includes('=') || RESERVED.has(word)))) this.plain = false;
       if (word === null) {
         opaque.push(words.length);
@@ -147,7 +161,7 @@ class Reader {
       }
       words.push(word ?? child.text);
     }
-    this.commands.push({ words, joiner: null, opaque });
+    this.commands.push({ words, joiner: null, opaque, globs });
     // Commands inside its words (`echo $(rm -rf x)`), for rules and display.
     for (const child of hiding) this.nested(child);
   }

@@ -177,6 +177,20 @@ describe('session grants', () => {
     assert.equal(await allowed(grants, 'make deploy', [], true), true);
   });
 
+  it('never covers a glob with a prefix, and tells a glob from the same word quoted', async () => {
+    const grants = new SessionGrants();
+    assert.equal(await allowed(grants, 'rm -f *.log', [['rm']]), false);
+    assert.equal(await allowed(grants, "rm -f '*.log'", [['rm']]), true);
+    assert.equal(
+      await allowed(grants, 'npm test && ls *.md', [['npm', 'test']]),
+      true,
+      'a reader rides along',
+    );
+    grants.allowCommandLine(await line("cat '*.md'"), false);
+    assert.equal(await allowed(grants, 'cat *.md'), false);
+    assert.deepEqual(proposedPrefix(await line('rm -f *.log'), []), ['rm', '-f']);
+  });
+
   it('allows a line that is not plain again only exactly as it was written', async () => {
     const grants = new SessionGrants();
     grants.allowCommandLine(await line('echo hi > out.txt'), false);
