@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDecision } from '../../../server/approvals/decisions';
 import {
@@ -325,38 +325,34 @@ describe('execpolicy rules files', () => {
 
   it('forbids or asks by the strictest matching rule, also for commands in substitutions or computed words', async () => {
     const home = tempDir('threadline-rules-');
-    try {
-      mkdirSync(join(home, 'rules'));
-      writeFileSync(
-        join(home, 'rules', 'a.rules'),
-        [
-          "prefix_rule(pattern=['rm'], decision='forbidden', justification='no deleting')",
-          'prefix_rule(pattern=["git", "push"], decision="prompt")',
-          'prefix_rule(pattern=["git"], decision="allow")',
-          'prefix_rule(pattern=["bash"], decision="allow")',
-          'oops(',
-        ].join('\n'),
-      );
-      const logged: string[] = [];
-      const rules = new ExecpolicyRules(
-        home,
-        createLogger('debug', (l) => logged.push(l)),
-      );
-      const verdict = async (text: string) =>
-        (await rules.verdict(await parseCommandLine(text)))?.decision ?? null;
-      assert.equal(await verdict('ls && rm -rf x'), 'forbidden');
-      assert.equal(await verdict('echo "$(rm -rf x)"'), 'forbidden');
-      assert.equal(await verdict('rm -rf x > /dev/null'), 'forbidden');
-      assert.equal(await verdict('git push origin'), 'prompt');
-      assert.equal(await verdict('$CMD -rf x'), 'prompt', 'the command name is computed');
-      assert.equal(await verdict('git $X push'), 'prompt');
-      assert.equal(await verdict('git status'), null);
-      assert.equal(await verdict('echo rm'), null);
-      assert.deepEqual(await rules.prefixes(), [['git']], 'an allow rule for a bare interpreter is ignored');
-      assert.ok(logged.some((l) => /a\.rules:4: an allow rule for a bare launcher/.test(l)));
-      assert.ok(logged.some((l) => /a\.rules:5: .*; ignored/.test(l)));
-    } finally {
-      rmSync(home, { recursive: true, force: true });
-    }
+    mkdirSync(join(home, 'rules'));
+    writeFileSync(
+      join(home, 'rules', 'a.rules'),
+      [
+        "prefix_rule(pattern=['rm'], decision='forbidden', justification='no deleting')",
+        'prefix_rule(pattern=["git", "push"], decision="prompt")',
+        'prefix_rule(pattern=["git"], decision="allow")',
+        'prefix_rule(pattern=["bash"], decision="allow")',
+        'oops(',
+      ].join('\n'),
+    );
+    const logged: string[] = [];
+    const rules = new ExecpolicyRules(
+      home,
+      createLogger('debug', (l) => logged.push(l)),
+    );
+    const verdict = async (text: string) =>
+      (await rules.verdict(await parseCommandLine(text)))?.decision ?? null;
+    assert.equal(await verdict('ls && rm -rf x'), 'forbidden');
+    assert.equal(await verdict('echo "$(rm -rf x)"'), 'forbidden');
+    assert.equal(await verdict('rm -rf x > /dev/null'), 'forbidden');
+    assert.equal(await verdict('git push origin'), 'prompt');
+    assert.equal(await verdict('$CMD -rf x'), 'prompt', 'the command name is computed');
+    assert.equal(await verdict('git $X push'), 'prompt');
+    assert.equal(await verdict('git status'), null);
+    assert.equal(await verdict('echo rm'), null);
+    assert.deepEqual(await rules.prefixes(), [['git']], 'an allow rule for a bare interpreter is ignored');
+    assert.ok(logged.some((l) => /a\.rules:4: an allow rule for a bare launcher/.test(l)));
+    assert.ok(logged.some((l) => /a\.rules:5: .*; ignored/.test(l)));
   });
 });

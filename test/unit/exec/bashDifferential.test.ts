@@ -116,10 +116,6 @@ describe('the approval gate against real bash', function () {
     for (const text of CORPUS) lines.set(text, await parseCommandLine(text));
   });
 
-  after(() => {
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
-
   it(`has a corpus of at least 300 lines (${CORPUS.length})`, () => {
     assert.ok(CORPUS.length >= 300, `${CORPUS.length} lines`);
   });
