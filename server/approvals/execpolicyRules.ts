@@ -42,7 +42,7 @@ export class ExecpolicyRules {
 
   /**
    * The strictest forbidden or prompt rule matching any command of the line (commands inside
-   * substitutions included). A command whose words are computed when it runs may match a rule we
+   * substitutions and `sh -c` scripts included). A command whose words are computed when it runs may match a rule we
    * cannot tell: a forbidden rule it may match makes it ask.
    */
   async verdict(line: CommandLine): Promise<RuleVerdict | null> {
@@ -50,7 +50,7 @@ export class ExecpolicyRules {
     const rank = (v: RuleVerdict | null) => (v ? STRICTNESS[v.decision] : 0);
     for (const rule of await this.rules()) {
       if (rule.decision === 'allow') continue;
-      for (const command of line.commands) {
+      for (const command of [...line.commands, ...line.inner]) {
         const match = matchOf(command, rule.pattern);
         if (match === 'no') continue;
         const verdict: RuleVerdict =

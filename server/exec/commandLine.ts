@@ -24,6 +24,11 @@ export interface CommandLine {
   commands: SimpleCommand[];
   /** Literal commands and the joiners above only: the words are exactly what runs. */
   plain: boolean;
+  /**
+   * Commands of scripts handed to a shell the line is not read through (`sh -c '…'`, or a
+   * `bash -c` in a line that is not plain): for the user's forbidden and prompt rules only.
+   */
+  inner: SimpleCommand[];
 }
 
 const JOINERS = new Set(['&&', '||', ';', '|']);
@@ -36,6 +41,7 @@ const LINE_GAP = /^(?:[ \t\n]|\\\n)*$/;
 const CONTROL = /[\0-\x08\x0b-\x1f\x7f]/;
 // `bash -lc 'script'`, with the shell named exactly; another shell or launcher is never opened up.
 const BASH = new Set(['bash', '/bin/bash', '/usr/bin/bash']);
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 const MAX_NESTING = 3;
 // Bash's reserved words: as a command's first word they are syntax, which the grammar does not all
 // know (it reads `coproc ls` as a command named coproc; bash runs ls in the background).
@@ -67,6 +73,7 @@ export async function parseCommandLine(text: string): Promise<CommandLine> {
       text,
       commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0], globs: [] }],
       plain: false,
+      inner: [],
     };
   }
   return readLine(parse, text, 0);
@@ -81,20 +88,34 @@ function readLine(parse: Parse, text: string, depth: number): CommandLine {
   });
   let { plain } = reading;
   const commands: SimpleCommand[] = [];
+  const hidden: SimpleCommand[] = [];
   for (const command of reading.commands) {
     const script = plain && command.globs.length === 0 ? bashScript(command.words) : null;
     if (script === null || depth >= MAX_NESTING) {
       if (script !== null) plain = false;
       commands.push(command);
+      const handed = depth < MAX_NESTING ? shellScript(command) : null;
+      if (handed !== null) {
+        const inner = readLine(parse, handed, depth + 1);
+        hidden.push(...inner.commands, ...inner.inner);
+      }
       continue;
     }
     const inner = readLine(parse, script, depth + 1);
     plain &&= inner.plain && inner.commands.length > 0;
+    hidden.push(...inner.inner);
     commands.push(...inner.commands.slice(0, -1));
     const last = inner.commands.at(-1);
     if (last) commands.push({ ...last, joiner: command.joiner });
   }
-  return { text, commands, plain };
+  return { text, commands, plain, inner: hidden };
+}
+
+/** The script any shell is handed with `-c` (as far as it is literal), to look into for rules. */
+function shellScript({ words, opaque }: SimpleCommand): string | null {
+  const [program = '', flag = ''] = words;
+  if (!SHELLS.has(basename(program)) || !/^-[a-z]*c$/.test(flag) || words.length < 3) return null;
+  return opaque.some((i) => i <= 2) ? null : words[2]!;
 }
 
 /** The script of `bash -c script` / `bash -lc script`, nothing more on the command. */

@@ -323,7 +323,7 @@ describe('execpolicy rules files', () => {
     assert.match(problems[1]!.message, /does not match its match example/);
   });
 
-  it('forbids or asks by the strictest matching rule, also for commands in substitutions or computed words', async () => {
+  it('forbids or asks by the strictest matching rule, also in substitutions, shell scripts or computed words', async () => {
     const home = tempDir('threadline-rules-');
     mkdirSync(join(home, 'rules'));
     writeFileSync(
@@ -346,6 +346,9 @@ describe('execpolicy rules files', () => {
     assert.equal(await verdict('ls && rm -rf x'), 'forbidden');
     assert.equal(await verdict('echo "$(rm -rf x)"'), 'forbidden');
     assert.equal(await verdict('rm -rf x > /dev/null'), 'forbidden');
+    assert.equal(await verdict("sh -c 'ls; rm -rf x'"), 'forbidden', 'inside a script handed to a shell');
+    assert.equal(await verdict('bash -lc "rm -rf x" > log'), 'forbidden');
+    assert.equal(await verdict("bash -c 'ls' && zsh -c 'git push'"), 'prompt');
     assert.equal(await verdict('git push origin'), 'prompt');
     assert.equal(await verdict('$CMD -rf x'), 'prompt', 'the command name is computed');
     assert.equal(await verdict('git $X push'), 'prompt');
