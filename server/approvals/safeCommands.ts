@@ -77,7 +77,7 @@ const GIT_BRANCH_LISTING = new Set(['-a', '-r', '-v', '-vv', '--list', '--show-c
  * `-Ocmd`), a long name or any abbreviation of it (`--out=x`: GNU getopt and git accept them).
  * Overmatching (a letter that was really a value) only makes the command ask.
  */
-export function hasOption(args: readonly string[], unsafe: Unsafe): boolean {
+function hasOption(args: readonly string[], unsafe: Unsafe): boolean {
   return args.some((arg) => {
     if (arg.startsWith('--')) {
       const name = arg.split('=')[0]!;

@@ -45,11 +45,11 @@ const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 const MAX_NESTING = 3;
 // Bash's reserved words: as a command's first word they are syntax, which the grammar does not all
 // know (it reads `coproc ls` as a command named coproc; bash runs ls in the background).
-const RESERVED = new Set(
-  '! [[ ]] { } case coproc do done elif else esac fi for function if in select then time until while'.split(
-    ' ',
-  ),
-);
+// prettier-ignore
+const RESERVED = new Set([
+  '!', '[[', ']]', '{', '}', 'case', 'coproc', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for',
+  'function', 'if', 'in', 'select', 'then', 'time', 'until', 'while',
+]);
 
 type Parse = <T>(text: string, read: (root: Node) => T) => T;
 let parser: Promise<Parse> | undefined;
