@@ -27,7 +27,10 @@ export function lineCovered(
   readersRideAlong = true,
 ): boolean {
   if (!line.plain || line.commands.length === 0) return false;
-  const allowed = line.commands.map((c) => prefixes.some((prefix) => startsWith(c.words, prefix)));
+  // A glob can hand a covered command options of the workspace's choosing: it is never covered.
+  const allowed = line.commands.map(
+    (c) => c.globs.length === 0 && prefixes.some((prefix) => startsWith(c.words, prefix)),
+  );
   // Read-only commands ride along, but a line of them alone is not the grant's to allow.
   return (
     allowed.some(Boolean) &&
@@ -94,5 +97,7 @@ export function proposedPrefix(line: CommandLine, allowed: readonly Pattern[]): 
   if (!line.plain || line.commands.length === 0) return null;
   const open = (c: SimpleCommand) => !allowed.some((prefix) => startsWith(c.words, prefix));
   const command = line.commands.find((c) => !isSafeCommand(c) && open(c)) ?? line.commands[0]!;
-  return prefixOpensEverything(command.words) ? null : [...command.words];
+  // Up to its first glob: a prefix is literal words.
+  const words = command.words.slice(0, command.globs[0] ?? command.words.length);
+  return prefixOpensEverything(words) ? null : words;
 }

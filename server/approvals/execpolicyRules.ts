@@ -42,7 +42,7 @@ export class ExecpolicyRules {
 
   /**
    * The strictest forbidden or prompt rule matching any command of the line (commands inside
-   * substitutions included). A command whose words are computed when it runs may match a rule we
+   * substitutions and `sh -c` scripts included). A command whose words are computed when it runs may match a rule we
    * cannot tell: a forbidden rule it may match makes it ask.
    */
   async verdict(line: CommandLine): Promise<RuleVerdict | null> {
@@ -50,7 +50,7 @@ export class ExecpolicyRules {
     const rank = (v: RuleVerdict | null) => (v ? STRICTNESS[v.decision] : 0);
     for (const rule of await this.rules()) {
       if (rule.decision === 'allow') continue;
-      for (const command of line.commands) {
+      for (const command of [...line.commands, ...line.inner]) {
         const match = matchOf(command, rule.pattern);
         if (match === 'no') continue;
         const verdict: RuleVerdict =
@@ -137,7 +137,12 @@ const describeRule = (pattern: Pattern) =>
  * pattern ends; it may expand to any number of words).
  */
 function matchOf(command: SimpleCommand, pattern: Pattern): 'yes' | 'maybe' | 'no' {
-  const firstOpaque = command.opaque[0] ?? command.words.length;
+  // A glob too may stand for any number of words.
+  const firstOpaque = Math.min(
+    command.opaque[0] ?? Infinity,
+    command.globs[0] ?? Infinity,
+    command.words.length,
+  );
   if (firstOpaque >= pattern.length) return startsWith(command.words, pattern) ? 'yes' : 'no';
   return startsWith(command.words.slice(0, firstOpaque), pattern.slice(0, firstOpaque), true)
     ? 'maybe'

@@ -77,7 +77,7 @@ const GIT_BRANCH_LISTING = new Set(['-a', '-r', '-v', '-vv', '--list', '--show-c
  * `-Ocmd`), a long name or any abbreviation of it (`--out=x`: GNU getopt and git accept them).
  * Overmatching (a letter that was really a value) only makes the command ask.
  */
-export function hasOption(args: readonly string[], unsafe: Unsafe): boolean {
+function hasOption(args: readonly string[], unsafe: Unsafe): boolean {
   return args.some((arg) => {
     if (arg.startsWith('--')) {
       const name = arg.split('=')[0]!;
@@ -91,6 +91,9 @@ export function hasOption(args: readonly string[], unsafe: Unsafe): boolean {
 export function isSafeCommand(command: SimpleCommand): boolean {
   const [name = '', ...args] = command.words;
   const reader = Object.hasOwn(READERS, name) ? READERS[name] : undefined;
+  // File names a glob expands to are the workspace's to choose (`-o…`, `--pre=…`): only a reader
+  // none of whose options writes or runs anything may take them.
+  if (command.globs.length > 0) return reader !== undefined && !reader.short && !reader.long;
   if (reader) return !hasOption(args, reader);
   switch (name) {
     case 'find':

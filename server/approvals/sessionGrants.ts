@@ -11,7 +11,8 @@ import { lineCovered, type Pattern } from './commandPrefixes';
 /** Two lines with the same identity run the same programs with the same arguments. */
 function identity(line: CommandLine): string {
   if (!line.plain) return JSON.stringify(['text', line.text]);
-  return JSON.stringify(['argv', line.commands.map((c) => [c.words, c.joiner === '\n' ? ';' : c.joiner])]);
+  const commands = line.commands.map((c) => [c.words, c.globs, c.joiner === '\n' ? ';' : c.joiner]);
+  return JSON.stringify(['argv', commands]);
 }
 
 export class SessionGrants {

@@ -2,10 +2,11 @@
 // "plain" only when the whole parse is simple commands of literal words (quoted or not) joined by
 // `&&`, `||`, `;`, `|` or newlines, with nothing else anywhere: no expansion of any kind, no
 // redirection, heredoc, assignment, subshell, comment, background job or parse error. Only a plain
-// line's words are what bash will run; the approval rules trust nothing else. `bash -c "…"` and
-// `bash -lc "…"` are read again inside, the same way.
+// line's words are what bash will run; the approval rules trust nothing else. One exception, kept
+// apart: a simple glob word (`*.md`, `src/*.ts`) leaves a line plain but is marked, for the few
+// readers whose every option only reads. `bash -c "…"` and `bash -lc "…"` are read again inside.
 import type { loadBashParser, Node } from './bashParser';
-import { literalWord } from './shellWords';
+import { globWord, literalWord } from './shellWords';
 
 export interface SimpleCommand {
   /** The argv bash runs (for a line that is not plain, the words as written, for display only). */
@@ -14,6 +15,8 @@ export interface SimpleCommand {
   joiner: string | null;
   /** Positions of the words bash computes when it runs (expansions), shown here as written. */
   opaque: number[];
+  /** Positions of simple glob patterns (`*.md`): file names, any number of them, in their place. */
+  globs: number[];
 }
 
 export interface CommandLine {
@@ -21,6 +24,11 @@ export interface CommandLine {
   commands: SimpleCommand[];
   /** Literal commands and the joiners above only: the words are exactly what runs. */
   plain: boolean;
+  /**
+   * Commands of scripts handed to a shell the line is not read through (`sh -c '…'`, or a
+   * `bash -c` in a line that is not plain): for the user's forbidden and prompt rules only.
+   */
+  inner: SimpleCommand[];
 }
 
 const JOINERS = new Set(['&&', '||', ';', '|']);
@@ -33,14 +41,15 @@ const LINE_GAP = /^(?:[ \t\n]|\\\n)*$/;
 const CONTROL = /[\0-\x08\x0b-\x1f\x7f]/;
 // `bash -lc 'script'`, with the shell named exactly; another shell or launcher is never opened up.
 const BASH = new Set(['bash', '/bin/bash', '/usr/bin/bash']);
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 const MAX_NESTING = 3;
 // Bash's reserved words: as a command's first word they are syntax, which the grammar does not all
 // know (it reads `coproc ls` as a command named coproc; bash runs ls in the background).
-const RESERVED = new Set(
-  '! [[ ]] { } case coproc do done elif else esac fi for function if in select then time until while'.split(
-    ' ',
-  ),
-);
+// prettier-ignore
+const RESERVED = new Set([
+  '!', '[[', ']]', '{', '}', 'case', 'coproc', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for',
+  'function', 'if', 'in', 'select', 'then', 'time', 'until', 'while',
+]);
 
 type Parse = <T>(text: string, read: (root: Node) => T) => T;
 let parser: Promise<Parse> | undefined;
@@ -60,7 +69,12 @@ export async function parseCommandLine(text: string): Promise<CommandLine> {
   } catch {
     // No parser, no trust: the line is asked about under any policy that asks.
     parser = undefined;
-    return { text, commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0] }], plain: false };
+    return {
+      text,
+      commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0], globs: [] }],
+      plain: false,
+      inner: [],
+    };
   }
   return readLine(parse, text, 0);
 }
@@ -74,20 +88,34 @@ function readLine(parse: Parse, text: string, depth: number): CommandLine {
   });
   let { plain } = reading;
   const commands: SimpleCommand[] = [];
+  const hidden: SimpleCommand[] = [];
   for (const command of reading.commands) {
-    const script = plain ? bashScript(command.words) : null;
+    const script = plain && command.globs.length === 0 ? bashScript(command.words) : null;
     if (script === null || depth >= MAX_NESTING) {
       if (script !== null) plain = false;
       commands.push(command);
+      const handed = depth < MAX_NESTING ? shellScript(command) : null;
+      if (handed !== null) {
+        const inner = readLine(parse, handed, depth + 1);
+        hidden.push(...inner.commands, ...inner.inner);
+      }
       continue;
     }
     const inner = readLine(parse, script, depth + 1);
     plain &&= inner.plain && inner.commands.length > 0;
+    hidden.push(...inner.inner);
     commands.push(...inner.commands.slice(0, -1));
     const last = inner.commands.at(-1);
     if (last) commands.push({ ...last, joiner: command.joiner });
   }
-  return { text, commands, plain };
+  return { text, commands, plain, inner: hidden };
+}
+
+/** The script any shell is handed with `-c` (as far as it is literal), to look into for rules. */
+function shellScript({ words, opaque }: SimpleCommand): string | null {
+  const [program = '', flag = ''] = words;
+  if (!SHELLS.has(basename(program)) || !/^-[a-z]*c$/.test(flag) || words.length < 3) return null;
+  return opaque.some((i) => i <= 2) ? null : words[2]!;
 }
 
 /** The script of `bash -c script` / `bash -lc script`, nothing more on the command. */
@@ -136,10 +164,17 @@ class Reader {
     const words: string[] = [];
     const hiding: Node[] = [];
     const opaque: number[] = [];
+    const globs: number[] = [];
     for (const child of children(node)) {
-      const part = child.type === 'command_name' ? onlyChild(child) : child;
-      const word = part ? literalWord(part) : null;
       const name = child.type === 'command_name';
+      const glob = name ? null : globWord(child);
+      if (glob !== null) {
+        globs.push(words.length);
+        words.push(glob);
+        continue;
+      }
+      const part = name ? onlyChild(child) : child;
+      const word = part ? literalWord(part) : null;
       if (word === null || (name && (word.includes('=') || RESERVED.has(word)))) this.plain = false;
       if (word === null) {
         opaque.push(words.length);
@@ -147,7 +182,7 @@ class Reader {
       }
       words.push(word ?? child.text);
     }
-    this.commands.push({ words, joiner: null, opaque });
+    this.commands.push({ words, joiner: null, opaque, globs });
     // Commands inside its words (`echo $(rm -rf x)`), for rules and display.
     for (const child of hiding) this.nested(child);
   }

@@ -51,3 +51,11 @@ function concatenation(node: Node): string | null {
   }
   return at === node.endIndex ? value : null;
 }
+
+// A plain pattern of `*` and `?` in a bare word: no brackets, braces, escapes or quotes to misread.
+const SIMPLE_GLOB = /^[\w./-]*[*?][\w./*?-]*$/;
+
+/** The pattern of a simple glob word (`*.md`, `src/*.ts`), whose expansion bash leaves to the files. */
+export function globWord(node: Node): string | null {
+  return node.type === 'word' && SIMPLE_GLOB.test(node.text) ? node.text : null;
+}

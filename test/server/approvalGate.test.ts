@@ -3,7 +3,7 @@
 // commands still run without asking, a session yes on a pipeline allows that line only, the user's
 // rules refuse or ask, and a patch to the editor's settings always asks.
 import { strict as assert } from 'node:assert';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScriptedResponse } from '../fixtures/modelServer/scenario';
 import { useModelServer } from '../fixtures/modelServer/server';
@@ -53,19 +53,10 @@ describe('the approval gate against the issue 16 attacks', function () {
   this.timeout(60_000);
   const model = useModelServer();
   const start = useServers();
-  const made: string[] = [];
-  afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-  const newHome = () => {
-    const home = agentHome('responses', model.baseUrl);
-    made.push(home);
-    return home;
-  };
+  const newHome = () => agentHome('responses', model.baseUrl);
 
   async function setUp(approvalPolicy: string, home = newHome()) {
     const repo = gitRepo();
-    made.push(repo);
     // Look-alikes of readers, as a cloned repository can ship them.
     for (const fake of ['cat', 'node_modules/.bin/ls']) {
       mkdirSync(join(repo, fake, '..'), { recursive: true });
@@ -163,7 +154,6 @@ describe('the approval gate against the issue 16 attacks', function () {
     writeFileSync(join(home, 'rules', 'default.rules'), 'prefix_rule(pattern=["touch"], decision="allow")\n');
     const { server, threadId } = await setUp('on-request', home);
     const outside = tempDir('threadline-outside-');
-    made.push(outside);
     const escalated = (cmd: string) => ({ cmd, sandbox_permissions: 'require_escalated' });
     model.script(
       {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDecision } from '../../../server/approvals/decisions';
 import {
@@ -177,6 +177,20 @@ describe('session grants', () => {
     assert.equal(await allowed(grants, 'make deploy', [], true), true);
   });
 
+  it('never covers a glob with a prefix, and tells a glob from the same word quoted', async () => {
+    const grants = new SessionGrants();
+    assert.equal(await allowed(grants, 'rm -f *.log', [['rm']]), false);
+    assert.equal(await allowed(grants, "rm -f '*.log'", [['rm']]), true);
+    assert.equal(
+      await allowed(grants, 'npm test && ls *.md', [['npm', 'test']]),
+      true,
+      'a reader rides along',
+    );
+    grants.allowCommandLine(await line("cat '*.md'"), false);
+    assert.equal(await allowed(grants, 'cat *.md'), false);
+    assert.deepEqual(proposedPrefix(await line('rm -f *.log'), []), ['rm', '-f']);
+  });
+
   it('allows a line that is not plain again only exactly as it was written', async () => {
     const grants = new SessionGrants();
     grants.allowCommandLine(await line('echo hi > out.txt'), false);
@@ -309,40 +323,39 @@ describe('execpolicy rules files', () => {
     assert.match(problems[1]!.message, /does not match its match example/);
   });
 
-  it('forbids or asks by the strictest matching rule, also for commands in substitutions or computed words', async () => {
+  it('forbids or asks by the strictest matching rule, also in substitutions, shell scripts or computed words', async () => {
     const home = tempDir('threadline-rules-');
-    try {
-      mkdirSync(join(home, 'rules'));
-      writeFileSync(
-        join(home, 'rules', 'a.rules'),
-        [
-          "prefix_rule(pattern=['rm'], decision='forbidden', justification='no deleting')",
-          'prefix_rule(pattern=["git", "push"], decision="prompt")',
-          'prefix_rule(pattern=["git"], decision="allow")',
-          'prefix_rule(pattern=["bash"], decision="allow")',
-          'oops(',
-        ].join('\n'),
-      );
-      const logged: string[] = [];
-      const rules = new ExecpolicyRules(
-        home,
-        createLogger('debug', (l) => logged.push(l)),
-      );
-      const verdict = async (text: string) =>
-        (await rules.verdict(await parseCommandLine(text)))?.decision ?? null;
-      assert.equal(await verdict('ls && rm -rf x'), 'forbidden');
-      assert.equal(await verdict('echo "$(rm -rf x)"'), 'forbidden');
-      assert.equal(await verdict('rm -rf x > /dev/null'), 'forbidden');
-      assert.equal(await verdict('git push origin'), 'prompt');
-      assert.equal(await verdict('$CMD -rf x'), 'prompt', 'the command name is computed');
-      assert.equal(await verdict('git $X push'), 'prompt');
-      assert.equal(await verdict('git status'), null);
-      assert.equal(await verdict('echo rm'), null);
-      assert.deepEqual(await rules.prefixes(), [['git']], 'an allow rule for a bare interpreter is ignored');
-      assert.ok(logged.some((l) => /a\.rules:4: an allow rule for a bare launcher/.test(l)));
-      assert.ok(logged.some((l) => /a\.rules:5: .*; ignored/.test(l)));
-    } finally {
-      rmSync(home, { recursive: true, force: true });
-    }
+    mkdirSync(join(home, 'rules'));
+    writeFileSync(
+      join(home, 'rules', 'a.rules'),
+      [
+        "prefix_rule(pattern=['rm'], decision='forbidden', justification='no deleting')",
+        'prefix_rule(pattern=["git", "push"], decision="prompt")',
+        'prefix_rule(pattern=["git"], decision="allow")',
+        'prefix_rule(pattern=["bash"], decision="allow")',
+        'oops(',
+      ].join('\n'),
+    );
+    const logged: string[] = [];
+    const rules = new ExecpolicyRules(
+      home,
+      createLogger('debug', (l) => logged.push(l)),
+    );
+    const verdict = async (text: string) =>
+      (await rules.verdict(await parseCommandLine(text)))?.decision ?? null;
+    assert.equal(await verdict('ls && rm -rf x'), 'forbidden');
+    assert.equal(await verdict('echo "$(rm -rf x)"'), 'forbidden');
+    assert.equal(await verdict('rm -rf x > /dev/null'), 'forbidden');
+    assert.equal(await verdict("sh -c 'ls; rm -rf x'"), 'forbidden', 'inside a script handed to a shell');
+    assert.equal(await verdict('bash -lc "rm -rf x" > log'), 'forbidden');
+    assert.equal(await verdict("bash -c 'ls' && zsh -c 'git push'"), 'prompt');
+    assert.equal(await verdict('git push origin'), 'prompt');
+    assert.equal(await verdict('$CMD -rf x'), 'prompt', 'the command name is computed');
+    assert.equal(await verdict('git $X push'), 'prompt');
+    assert.equal(await verdict('git status'), null);
+    assert.equal(await verdict('echo rm'), null);
+    assert.deepEqual(await rules.prefixes(), [['git']], 'an allow rule for a bare interpreter is ignored');
+    assert.ok(logged.some((l) => /a\.rules:4: an allow rule for a bare launcher/.test(l)));
+    assert.ok(logged.some((l) => /a\.rules:5: .*; ignored/.test(l)));
   });
 });

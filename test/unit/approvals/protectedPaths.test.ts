@@ -1,17 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { protectedPaths } from '../../../server/tools/applyPatch/protectedPaths';
 import { tempDir } from '../../helpers/serverProcess';
 
 describe('paths a patch may never write without asking', () => {
-  let root: string;
-  beforeEach(() => {
-    root = tempDir('threadline-protected-');
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
-
   it('are the editor settings, .threadline and THREADLINE_HOME, also reached through a symlink', async () => {
+    const root = tempDir('threadline-protected-');
     const repo = join(root, 'repo');
     const home = join(root, 'home');
     mkdirSync(join(repo, '.vscode'), { recursive: true });

@@ -76,15 +76,15 @@ describe('command lines', () => {
     const line = await parseCommandLine(`git log -1 --format='%h %s' | grep -e "a b" && find . -name x\\;`);
     assert.equal(line.plain, true);
     assert.deepEqual(line.commands, [
-      { words: ['git', 'log', '-1', '--format=%h %s'], joiner: '|', opaque: [] },
-      { words: ['grep', '-e', 'a b'], joiner: '&&', opaque: [] },
-      { words: ['find', '.', '-name', 'x;'], joiner: null, opaque: [] },
+      { words: ['git', 'log', '-1', '--format=%h %s'], joiner: '|', opaque: [], globs: [] },
+      { words: ['grep', '-e', 'a b'], joiner: '&&', opaque: [], globs: [] },
+      { words: ['find', '.', '-name', 'x;'], joiner: null, opaque: [], globs: [] },
     ]);
     const computed = await parseCommandLine('ls "$(touch x)" $HOME');
     assert.equal(computed.plain, false);
     assert.deepEqual(computed.commands, [
-      { words: ['ls', '"$(touch x)"', '$HOME'], joiner: null, opaque: [1, 2] },
-      { words: ['touch', 'x'], joiner: null, opaque: [] },
+      { words: ['ls', '"$(touch x)"', '$HOME'], joiner: null, opaque: [1, 2], globs: [] },
+      { words: ['touch', 'x'], joiner: null, opaque: [], globs: [] },
     ]);
   });
 });
