@@ -1,6 +1,6 @@
 // A folder the user has not trusted (VS Code's Restricted Mode), in the installed .vsix: the extension
 // still works, but even with config.toml at `never` and `danger-full-access` a command that is not known
-// to be safe asks first, and a command runs read-only.
+// to be safe asks first, a command runs read-only, and the composer says so.
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +19,10 @@ describe('Restricted Mode (installed .vsix, an untrusted folder)', function () {
   it('asks before a command although config.toml says never, and runs it read-only', async () => {
     model.script(...execCall({ cmd: 'touch restricted.txt' }, 'Could not write.'));
     const frame = await newThread(wb.page);
+    const notice = frame.locator('.tl-restricted');
+    await notice.waitFor({ timeout: 30_000 });
+    assert.match((await notice.textContent()) ?? '', /Restricted Mode/);
+    assert.equal(await frame.locator('[aria-label="Approvals and sandbox"]').count(), 0);
     await send(frame, 'Make a file');
     const card = frame.locator('.tl-prompt');
     await card.waitFor({ timeout: 30_000 });
