@@ -11,6 +11,7 @@ import { CommandSessions } from './exec/commandSessions';
 import { loadConfig, type LoadedConfig } from './config/configFile';
 import { knownContextWindow } from './config/contextWindows';
 import type { ConfigDefaults, ThreadSettings } from './config/settings';
+import type { ShellEnvironmentPolicy } from './exec/commandEnv';
 import type { Logger } from './log';
 import type { ModelClient, ProviderConfig } from './providers/types';
 import { invalidParams } from './rpc/rpcError';
@@ -80,6 +81,11 @@ export class Services {
 
   async config(): Promise<ConfigDefaults> {
     return (await this.loadedConfig()).defaults;
+  }
+
+  /** How the environment of every command is built (exec_command, command/exec, thread/shellCommand). */
+  async commandEnvironment(): Promise<ShellEnvironmentPolicy> {
+    return (await this.loadedConfig()).shellEnvironment;
   }
 
   async agentConfig(): Promise<{

@@ -64,8 +64,9 @@ export function planCommand(c: CommandCircumstances): CommandPlan {
     }
     return { kind: 'run', sandboxed: canConfine };
   }
-  if (c.allowedForSession) return { kind: 'run', sandboxed: canConfine && !c.escalated };
-  if (c.escalated)
+  // Session grants and allowed prefixes were given for commands the sandbox would hold: where there
+  // is none, each command is asked about again.
+  if (c.escalated && !c.allowedForSession)
     return {
       kind: 'ask',
       reason: 'The model asks to run this command outside the sandbox.',
@@ -78,6 +79,7 @@ export function planCommand(c: CommandCircumstances): CommandPlan {
       sandboxedOnceApproved: false,
     };
   }
+  if (c.allowedForSession) return { kind: 'run', sandboxed: canConfine && !c.escalated };
   if (c.approvalPolicy === 'untrusted' && !c.knownSafe) {
     return {
       kind: 'ask',

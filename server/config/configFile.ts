@@ -10,8 +10,10 @@ import {
   type AskForApprovalInput,
   type SandboxModeInput,
 } from '../protocol/enums';
+import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import type { ProviderConfig } from '../providers/types';
 import { isTable, resolveProviders } from './providers';
+import { shellEnvironmentPolicyFrom } from './shellEnvironmentPolicy';
 import type { ConfigDefaults } from './settings';
 
 export interface LoadedConfig {
@@ -25,6 +27,8 @@ export interface LoadedConfig {
   autoCompactTokens: number | null;
   /** `thread_unload_delay_secs`. */
   threadUnloadDelaySecs: number | null;
+  /** `[shell_environment_policy]`, with every provider's env_key never inherited. */
+  shellEnvironment: ShellEnvironmentPolicy;
 }
 
 const BUILT_IN_DEFAULTS: ConfigDefaults = {
@@ -48,6 +52,7 @@ const KNOWN_KEYS = new Set([
   'model_context_window',
   'model_auto_compact_token_limit',
   'thread_unload_delay_secs',
+  'shell_environment_policy',
 ]);
 
 type Table = Record<string, unknown>;
@@ -129,5 +134,10 @@ export function fromTable(table: Table, log: Logger): LoadedConfig {
     contextWindow: positive('model_context_window'),
     autoCompactTokens: positive('model_auto_compact_token_limit'),
     threadUnloadDelaySecs: positive('thread_unload_delay_secs'),
+    shellEnvironment: shellEnvironmentPolicyFrom(
+      table.shell_environment_policy,
+      [...providers.values()].flatMap((provider) => (provider.envKey ? [provider.envKey] : [])),
+      log,
+    ),
   };
 }

@@ -1,13 +1,137 @@
-// The environment commands run with: the server's own, without variables that look like secrets
-// (API keys reach the server through its environment; a command the model runs must not see them).
-const SECRET = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL/i;
+// The environment commands run with, built by allowlist as config.toml's `shell_environment_policy`
+// says (the reference's key and fields). The server's own environment holds provider keys and the
+// editor's IPC handles (VS Code's extension host sets VSCODE_IPC_HOOK_CLI, ELECTRON_RUN_AS_NODE, an
+// askpass bridge…); a command the model runs must not inherit what it has no use for.
 
+export type EnvironmentInherit = 'core' | 'all' | 'none';
+
+export interface ShellEnvironmentPolicy {
+  /** What to start from: the core variables below, the server's whole environment, or nothing. */
+  inherit: EnvironmentInherit;
+  /** Skip the built-in exclusion of credential- and IPC-like names. */
+  ignoreDefaultExcludes: boolean;
+  /** Name patterns (`*` and `?`, any case) removed after inheriting. */
+  exclude: string[];
+  /** Variables set as written, after the exclusions. */
+  set: Record<string, string>;
+  /** When not empty, only names matching one of these patterns are kept (set ones included). */
+  includeOnly: string[];
+  /** Never inherited whatever the fields above say: the model providers' API key variables. */
+  neverInherit: string[];
+}
+
+export const DEFAULT_SHELL_ENVIRONMENT_POLICY: ShellEnvironmentPolicy = {
+  inherit: 'core',
+  ignoreDefaultExcludes: false,
+  exclude: [],
+  set: {},
+  includeOnly: [],
+  neverInherit: [],
+};
+
+/**
+ * What `inherit = "core"` keeps: enough for shells, compilers and locales, nothing that opens a door.
+ * SHLVL as the server has it: where it is missing, bash takes node's socket stdin for an rsh
+ * connection and reads ~/.bashrc first (half a second with pyenv's init, measured).
+ */
+const CORE = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'TMPDIR',
+  'PWD',
+  'SHLVL',
+  'TZ',
+  'LANG',
+  'LANGUAGE',
+  'LC_*',
+];
+
+/** Names that look like credentials or handles to other processes (the reference excludes the first three). */
+const DEFAULT_EXCLUDES = [
+  '*KEY*',
+  '*SECRET*',
+  '*TOKEN*',
+  '*PASSWORD*',
+  '*PASSWD*',
+  '*PASSPHRASE*',
+  '*CREDENTIAL*',
+  '*_AUTH',
+  '*_AUTH_*',
+  'AUTH_*',
+  '*AUTHORIZATION*',
+  '*COOKIE*',
+  '*_PAT',
+  '*ASKPASS*',
+  '*DATABASE_URL*',
+  '*_DSN',
+  '*CONNECTION_STRING*',
+  'KUBECONFIG',
+  '*_SOCK',
+  '*SOCKET*',
+  '*IPC*',
+  '*AGENT_INFO',
+  'DBUS_*',
+  'ELECTRON_*',
+  'VSCODE_*',
+  'DOCKER_HOST',
+  'XDG_RUNTIME_DIR',
+  'DISPLAY',
+  'WAYLAND_*',
+  'TMUX*',
+  'THREADLINE_*',
+];
+
+/** A case-insensitive matcher for name patterns with `*` (any run) and `?` (one character). */
+function namePatterns(patterns: string[]): (name: string) => boolean {
+  if (patterns.length === 0) return () => false;
+  const source = patterns
+    .map((pattern) =>
+      pattern
+        .split('')
+        .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
+        .join(''),
+    )
+    .join('|');
+  const regex = new RegExp(`^(?:${source})$`, 'i');
+  return (name) => regex.test(name);
+}
+
+const isCore = namePatterns(CORE);
+const isDefaultExcluded = namePatterns(DEFAULT_EXCLUDES);
+
+/**
+ * The environment for a command started in `cwd`: the policy applied to `base` in the reference's
+ * order (inherit, default excludes, exclude, set, include_only), then the caller's own overrides
+ * (a client's `command/exec` env: null removes a variable).
+ */
 export function commandEnv(
-  base: NodeJS.ProcessEnv = process.env,
+  base: NodeJS.ProcessEnv,
+  policy: ShellEnvironmentPolicy,
+  cwd: string,
   overrides: Record<string, string | null> = {},
 ): NodeJS.ProcessEnv {
+  const never = new Set(policy.neverInherit.map((name) => name.toUpperCase()));
+  const excluded = namePatterns(policy.exclude);
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(base)) if (!SECRET.test(name)) env[name] = value;
+  if (policy.inherit !== 'none') {
+    // PWD names where the command starts, not where the server did.
+    for (const [name, value] of Object.entries({ ...base, PWD: cwd })) {
+      if (value === undefined || never.has(name.toUpperCase())) continue;
+      if (policy.inherit === 'core' && !isCore(name)) continue;
+      if (!policy.ignoreDefaultExcludes && isDefaultExcluded(name)) continue;
+      if (excluded(name)) continue;
+      env[name] = value;
+    }
+  }
+  Object.assign(env, policy.set);
+  if (policy.includeOnly.length > 0) {
+    const included = namePatterns(policy.includeOnly);
+    for (const name of Object.keys(env)) if (!included(name)) delete env[name];
+  }
   for (const [name, value] of Object.entries(overrides)) {
     if (value === null) delete env[name];
     else env[name] = value;

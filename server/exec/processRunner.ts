@@ -13,6 +13,8 @@ export interface RunOptions {
   /** Bytes of stdout+stderr kept for the result (head and tail). */
   outputCapBytes: number;
   onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
+  /** Written to the child's fd 3 and closed: how bubblewrap gets its seccomp program. */
+  fd3?: Buffer | null;
 }
 
 export interface Exit {
@@ -45,9 +47,14 @@ export class RunningProcess {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+      stdio: options.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+    }) as ChildProcessWithoutNullStreams;
     this.child.stdin.on('error', () => {});
+    if (options.fd3) {
+      const extra = this.child.stdio[3] as NodeJS.WritableStream & NodeJS.EventEmitter;
+      extra.on('error', () => {});
+      extra.end(options.fd3);
+    }
     const take = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
       this.output.push(chunk);
       options.onOutput?.(chunk, stream);

@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { SandboxPolicy } from '../protocol/enums';
-import { wrapCommand, type Availability, type Wrapped } from '../sandbox/sandbox';
-import { commandEnv } from './commandEnv';
+import { releaseSandbox, wrapCommand, type Availability, type Wrapped } from '../sandbox/sandbox';
+import { commandEnv, type ShellEnvironmentPolicy } from './commandEnv';
 import { RunningProcess } from './processRunner';
 
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
@@ -23,6 +23,7 @@ export interface StartOptions {
   /** The policy to confine it by; null runs it unconfined. */
   policy: SandboxPolicy | null;
   availability: Availability;
+  environment: ShellEnvironmentPolicy;
   outputCapBytes: number;
   timeoutMs?: number | null;
   env?: Record<string, string | null>;
@@ -32,7 +33,7 @@ export interface StartOptions {
 export async function startCommand(
   options: StartOptions,
 ): Promise<{ process: RunningProcess; wrapped: Wrapped }> {
-  const env = commandEnv(process.env, options.env);
+  const env = commandEnv(process.env, options.environment, options.cwd, options.env);
   const wrapped: Wrapped = options.policy
     ? await wrapCommand(
         options.argv,
@@ -41,13 +42,14 @@ export async function startCommand(
         env,
         options.availability,
       )
-    : { argv: options.argv, sandbox: null, unavailable: null };
+    : { argv: options.argv, sandbox: null, unavailable: null, fd3: null, env, privateTmp: null };
   const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
   const { onText } = options;
   const running = new RunningProcess({
     argv: wrapped.argv,
+    fd3: wrapped.fd3,
     cwd: options.cwd,
-    env,
+    env: wrapped.env,
     timeoutMs: options.timeoutMs,
     outputCapBytes: options.outputCapBytes,
     onOutput: onText
@@ -57,5 +59,6 @@ export async function startCommand(
         }
       : undefined,
   });
+  void running.exited.then(() => releaseSandbox(wrapped));
   return { process: running, wrapped };
 }

@@ -11,7 +11,7 @@ import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { Peer } from '../rpc/clientConnection';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { ErrorCodes, invalidParams, invalidRequest, RpcError } from '../rpc/rpcError';
-import { sandboxAvailability, wrapCommand } from '../sandbox/sandbox';
+import { releaseSandbox, sandboxAvailability, wrapCommand } from '../sandbox/sandbox';
 import type { Services } from '../services';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -114,7 +114,7 @@ export function commandHandlers(services: Services): HandlerTable {
     const policy = params.sandboxPolicy
       ? normalizeSandboxPolicy(params.sandboxPolicy)
       : sandboxPolicyFor((await services.config()).sandboxMode, cwd);
-    const env = commandEnv(process.env, params.env ?? {});
+    const env = commandEnv(process.env, await services.commandEnvironment(), cwd, params.env ?? {});
     const wrapped = await wrapCommand(params.command, policy, cwd, env, await sandboxAvailability());
     if (wrapped.unavailable) {
       throw new RpcError(
@@ -130,8 +130,9 @@ export function commandHandlers(services: Services): HandlerTable {
     };
     const child = new RunningProcess({
       argv: wrapped.argv,
+      fd3: wrapped.fd3,
       cwd,
-      env,
+      env: wrapped.env,
       timeoutMs: params.disableTimeout ? null : (params.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       outputCapBytes: 1,
       onOutput: (chunk, stream) => {
@@ -156,6 +157,7 @@ export function commandHandlers(services: Services): HandlerTable {
       });
     }
     const exit = await child.exited;
+    releaseSandbox(wrapped);
     if (exit.spawnError) throw invalidParams(`cannot run ${params.command[0]}: ${exit.spawnError}`);
     return { exitCode: exit.exitCode, stdout: captures.stdout.text(), stderr: captures.stderr.text() };
   }

@@ -4,6 +4,7 @@
 import type { TurnEmitter } from '../agent/turnEmitter';
 import { commandActions } from '../exec/commandActions';
 import { parseCommandLine } from '../exec/commandLine';
+import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import { shellArgv, startCommand } from '../exec/startCommand';
 import type { ParamsOf } from '../protocol/methods';
 import type { ConversationEntry } from '../providers/types';
@@ -22,6 +23,7 @@ export async function runUserShell(
   command: string,
   timeoutMs: number,
   signal: AbortSignal,
+  environment: ShellEnvironmentPolicy,
 ): Promise<ConversationEntry> {
   const item = new CommandItem(emit, {
     command,
@@ -35,6 +37,7 @@ export async function runUserShell(
     cwd,
     policy: null,
     availability: { kind: 'none', reason: 'user shell commands run unsandboxed' },
+    environment,
     outputCapBytes: OUTPUT_CAP_BYTES,
     timeoutMs,
     onText: (text) => item.delta(text),

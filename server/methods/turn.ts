@@ -76,9 +76,17 @@ export function turnHandlers(services: Services): HandlerTable {
       const timeoutMs = params.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
       const current = turns.get(params.threadId);
       const cwdOf = (fallback: string) => services.settings.get(params.threadId)?.cwd ?? fallback;
+      const environment = await services.commandEnvironment();
       if (current) {
         // Inside the running turn: the output reaches the model with its next request.
-        void runUserShell(current.emit, cwdOf(process.cwd()), params.command, timeoutMs, current.signal)
+        void runUserShell(
+          current.emit,
+          cwdOf(process.cwd()),
+          params.command,
+          timeoutMs,
+          current.signal,
+          environment,
+        )
           .then((entry) => current.steer([entry]))
           .catch((error: Error) => services.log.error(`thread/shellCommand failed: ${error.stack}`));
         return {};
@@ -88,7 +96,14 @@ export function turnHandlers(services: Services): HandlerTable {
         input: { entries: [], outputSchema: null, compactOnly: false },
         body: async (active) => {
           const cwd = cwdOf(summary.cwd);
-          const entry = await runUserShell(active.emit, cwd, params.command, timeoutMs, active.signal);
+          const entry = await runUserShell(
+            active.emit,
+            cwd,
+            params.command,
+            timeoutMs,
+            active.signal,
+            environment,
+          );
           await active.emit.modelEntries([entry]);
         },
       }));

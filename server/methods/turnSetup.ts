@@ -17,6 +17,7 @@ import { execCommandTool } from '../tools/execCommand';
 import { writeStdinTool } from '../tools/writeStdin';
 import { settingsFor } from './threadSettings';
 import { effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
+import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 
 export interface TurnInput {
   entries: ConversationEntry[];
@@ -69,7 +70,7 @@ export async function prepareTurn(
     },
     history: review ? [] : (history.modelHistory as ConversationEntry[]),
     input: review ? input.entries : [...notes, ...input.entries],
-    tools: review ? [] : toolsFor(config, settings, services),
+    tools: review ? [] : toolsFor(config, settings, services, await services.commandEnvironment()),
     cwd: settings.cwd,
     permissions: {
       approvalPolicy: settings.approvalPolicy,
@@ -88,9 +89,10 @@ function toolsFor(
   config: { updatePlanTool: boolean },
   settings: ThreadSettings,
   services: Services,
+  environment: ShellEnvironmentPolicy,
 ): AgentTool[] {
   const builtIn = [
-    execCommandTool(services.commands),
+    execCommandTool(services.commands, environment),
     writeStdinTool(services.commands),
     ...(config.updatePlanTool ? [updatePlanTool] : []),
     applyPatchTool,

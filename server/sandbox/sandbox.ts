@@ -1,13 +1,15 @@
 // Runs a command line under the sandbox its policy asks for: bubblewrap on Linux, sandbox-exec on
 // macOS. Whether the sandbox works here is probed once; where it does not, commands are marked
 // unsandboxed and the approval policy then asks before each one.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { SandboxPolicy } from '../protocol/enums';
 import { bubblewrapArgs } from './bubblewrap';
 import { seatbeltArgs } from './seatbelt';
-import { confinementOf } from './writableRoots';
+import { seccompProgram, seccompSupported } from './seccompFilter';
+import { confinementOf, type Confinement } from './writableRoots';
 
 export type SandboxKind = 'bubblewrap' | 'seatbelt';
 
@@ -19,7 +21,21 @@ export interface Wrapped {
   sandbox: SandboxKind | null;
   /** Set when the policy wanted confinement that this machine cannot give. */
   unavailable: string | null;
+  /** Bytes the sandbox reads from the child's fd 3 (bubblewrap's seccomp program), or null. */
+  fd3: Buffer | null;
+  /** The environment to run it with: the one given, or with TMPDIR at its private temp folder. */
+  env: NodeJS.ProcessEnv;
+  /** A temp folder made for this command alone (macOS); `releaseSandbox` removes it. */
+  privateTmp: string | null;
 }
+
+/** Removes what the sandbox made for a command, once the command has ended. */
+export function releaseSandbox(wrapped: Wrapped): void {
+  if (wrapped.privateTmp) rmSync(wrapped.privateTmp, { recursive: true, force: true });
+}
+
+/** bubblewrap reads its seccomp program from this inherited fd (see RunningProcess). */
+const SECCOMP_FD = 3;
 
 const SEATBELT = '/usr/bin/sandbox-exec';
 
@@ -49,22 +65,41 @@ async function probe(env: NodeJS.ProcessEnv): Promise<Availability> {
   if (!program || !existsSync(program)) {
     return { kind: 'none', reason: 'bubblewrap (bwrap) is not installed' };
   }
-  // bwrap needs user or mount namespaces; a container may forbid them.
-  const trial = bubblewrapArgs({ writableRoots: [], hidden: [], network: false, privateTmp: true }, [
+  // Namespaces alone leave host Unix sockets reachable: without the filter, bwrap is not enough.
+  if (!seccompSupported()) {
+    return { kind: 'none', reason: `Threadline has no seccomp filter for ${process.arch} processors` };
+  }
+  // bwrap needs user or mount namespaces and seccomp; a container may forbid them.
+  const trial = bubblewrapWith(program, { writableRoots: [], hidden: [], network: false, privateTmp: true }, [
     '/bin/true',
   ]);
-  return new Promise((resolve) =>
-    execFile(program, trial, { timeout: 5000 }, (error, _stdout, stderr) =>
-      resolve(
-        error
-          ? {
-              kind: 'none',
-              reason: `bwrap cannot create a sandbox here: ${String(stderr).trim() || error.message}`,
-            }
-          : { kind: 'bubblewrap', program },
-      ),
-    ),
-  );
+  return new Promise((resolve) => {
+    const child = spawn(trial.argv[0]!, trial.argv.slice(1), {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+      timeout: 5000,
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdio[SECCOMP_FD]!.on('error', () => {});
+    (child.stdio[SECCOMP_FD] as NodeJS.WritableStream).end(trial.fd3);
+    const fail = (why: string) =>
+      resolve({ kind: 'none', reason: `bwrap cannot create a sandbox here: ${stderr.trim() || why}` });
+    child.on('error', (error) => fail(error.message));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve({ kind: 'bubblewrap', program }) : fail(`exit ${code ?? signal}`),
+    );
+  });
+}
+
+function bubblewrapWith(
+  program: string,
+  confinement: Confinement,
+  argv: string[],
+): { argv: string[]; fd3: Buffer } {
+  return {
+    argv: [program, '--seccomp', String(SECCOMP_FD), ...bubblewrapArgs(confinement, argv)],
+    fd3: seccompProgram({ network: confinement.network }),
+  };
 }
 
 /**
@@ -79,10 +114,30 @@ export async function wrapCommand(
   availability: Availability,
 ): Promise<Wrapped> {
   const confinement = await confinementOf(policy, policyCwd, env);
+  const plain = { fd3: null, env, privateTmp: null };
   // Full access, or a sandbox someone else already provides: nothing to confine.
-  if (confinement.writableRoots === null) return { argv, sandbox: null, unavailable: null };
-  if (availability.kind === 'none') return { argv, sandbox: null, unavailable: availability.reason };
-  const args =
-    availability.kind === 'bubblewrap' ? bubblewrapArgs(confinement, argv) : seatbeltArgs(confinement, argv);
-  return { argv: [availability.program, ...args], sandbox: availability.kind, unavailable: null };
+  if (confinement.writableRoots === null) return { ...plain, argv, sandbox: null, unavailable: null };
+  if (availability.kind === 'none')
+    return { ...plain, argv, sandbox: null, unavailable: availability.reason };
+  if (availability.kind === 'bubblewrap') {
+    return {
+      ...plain,
+      ...bubblewrapWith(availability.program, confinement, argv),
+      sandbox: 'bubblewrap',
+      unavailable: null,
+    };
+  }
+  // Seatbelt cannot give a command its own /tmp as a mount namespace can: it gets its own folder
+  // as TMPDIR instead (real path: Seatbelt matches /private/var, not the /var link).
+  const privateTmp = realpathSync(mkdtempSync(join(tmpdir(), 'threadline-sandbox-')));
+  const withTmp = { ...env, TMPDIR: `${privateTmp}/` };
+  const confined = await confinementOf(policy, policyCwd, withTmp);
+  return {
+    argv: [availability.program, ...seatbeltArgs(confined, confined.privateTmp ? privateTmp : null, argv)],
+    sandbox: 'seatbelt',
+    unavailable: null,
+    fd3: null,
+    env: withTmp,
+    privateTmp,
+  };
 }

@@ -1,23 +1,56 @@
-// macOS confinement: a sandbox-exec (Seatbelt) profile generated from the policy. Reads are
-// allowed everywhere; writes only under the writable roots (their .git excepted) and to the
-// terminal devices; network only when the policy allows it.
+// macOS confinement: a sandbox-exec (Seatbelt) profile generated from the policy. Closed by default.
+// Reads are allowed everywhere; writes only under the writable roots (their protected paths
+// excepted), the command's own temp folder and the terminal devices. Mach services are an explicit
+// list: a lookup of LaunchServices, the pasteboard or the keychain would let a command act outside
+// the sandbox (open a Terminal, run an app), so none of those is on it. Without network, no socket
+// may connect anywhere, Unix sockets included (the ssh agent, docker, VS Code's IPC hook).
 import type { Confinement } from './writableRoots';
 
 /** A Seatbelt string literal: backslashes and quotes escaped. */
 const literal = (path: string) => `"${path.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
-export function seatbeltProfile(confinement: Confinement): string {
-  const lines = [
-    '(version 1)',
-    '(deny default)',
-    '(allow process-exec)',
-    '(allow process-fork)',
-    '(allow signal (target same-sandbox))',
-    '(allow sysctl-read)',
-    '(allow mach-lookup)',
-    '(allow file-read*)',
-    '(allow file-write-data (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))',
-  ];
+const globalNames = (names: string[]) => names.map((name) => `  (global-name ${literal(name)})`);
+
+/** Services every command may reach: none of them starts or drives another program. */
+const MACH_SERVICES = [
+  'com.apple.system.opendirectoryd.libinfo', // user and group lookups (id, whoami, git, ssh)
+  'com.apple.system.opendirectoryd.membership', // group membership checks
+  'com.apple.PowerManagement.control', // power assertions some runtimes take
+];
+
+/** With network allowed: name resolution, proxy settings and TLS certificate checks. */
+const NETWORK_MACH_SERVICES = [
+  'com.apple.dnssd.service',
+  'com.apple.SystemConfiguration.configd',
+  'com.apple.SystemConfiguration.DNSConfiguration',
+  'com.apple.trustd',
+  'com.apple.trustd.agent',
+];
+
+const BASE = [
+  '(version 1)',
+  '(deny default)',
+  '(allow process-exec)',
+  '(allow process-fork)',
+  '(allow signal (target same-sandbox))',
+  '(allow process-info* (target same-sandbox))',
+  '(allow mach-host*)', // host_processor_info, for os.cpus() and the like
+  '(allow sysctl-read)',
+  '(allow sysctl-write (sysctl-name "kern.grade_cputype"))', // a read that Java makes as a write
+  '(allow user-preference-read)',
+  '(allow ipc-posix-sem)', // Python multiprocessing locks
+  '(allow iokit-open (iokit-registry-entry-class "RootDomainUserClient"))',
+  '(allow file-read*)',
+  '(allow file-write-data (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))',
+];
+
+/**
+ * The profile for `confinement`. `privateTmp` is a folder made for this command alone (its TMPDIR):
+ * the shared /tmp and /var/folders stay read-only, so a command cannot plant files or sockets there
+ * for other programs.
+ */
+export function seatbeltProfile(confinement: Confinement, privateTmp: string | null): string {
+  const lines = [...BASE, '(allow mach-lookup', ...globalNames(MACH_SERVICES), ')'];
   for (const { root, readOnly } of confinement.writableRoots ?? []) {
     const except = readOnly.map((path) => ` (require-not (subpath ${literal(path)}))`).join('');
     lines.push(
@@ -26,15 +59,25 @@ export function seatbeltProfile(confinement: Confinement): string {
         : `(allow file-write* (subpath ${literal(root)}))`,
     );
   }
-  if (confinement.privateTmp) lines.push('(allow file-write* (subpath "/private/tmp"))');
-  if (confinement.network)
-    lines.push('(allow network-outbound)', '(allow network-inbound)', '(allow system-socket)');
+  if (privateTmp) lines.push(`(allow file-write* (subpath ${literal(privateTmp)}))`);
+  if (confinement.network) {
+    lines.push(
+      '(allow network-outbound (remote ip "*:*"))',
+      '(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))',
+      '(allow network-inbound (local ip "*:*"))',
+      '(allow network-bind (local ip "*:*"))',
+      '(allow system-socket)',
+      '(allow mach-lookup',
+      ...globalNames(NETWORK_MACH_SERVICES),
+      ')',
+    );
+  }
   // Threadline's home (keys, threads, rules): last, since later rules win over the allows above.
   for (const path of confinement.hidden)
     lines.push(`(deny file-read* file-write* (subpath ${literal(path)}))`);
   return lines.join('\n') + '\n';
 }
 
-export function seatbeltArgs(confinement: Confinement, argv: string[]): string[] {
-  return ['-p', seatbeltProfile(confinement), '--', ...argv];
+export function seatbeltArgs(confinement: Confinement, privateTmp: string | null, argv: string[]): string[] {
+  return ['-p', seatbeltProfile(confinement, privateTmp), '--', ...argv];
 }

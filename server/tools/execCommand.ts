@@ -9,6 +9,7 @@ import { planCommand, wantsSandbox } from '../approvals/commandPolicy';
 import { isKnownSafe } from '../approvals/safeCommands';
 import { commandActions } from '../exec/commandActions';
 import { parseCommandLine } from '../exec/commandLine';
+import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import type { CommandSessions, Session } from '../exec/commandSessions';
 import type { Exit, RunningProcess } from '../exec/processRunner';
 import { shellArgv, startCommand } from '../exec/startCommand';
@@ -56,7 +57,7 @@ function refusal(decision: ApprovalDecision): string {
   return 'The user declined to run this command.';
 }
 
-export function execCommandTool(sessions: CommandSessions): AgentTool {
+export function execCommandTool(sessions: CommandSessions, environment: ShellEnvironmentPolicy): AgentTool {
   return {
     spec: {
       kind: 'function',
@@ -85,11 +86,16 @@ export function execCommandTool(sessions: CommandSessions): AgentTool {
         required: ['cmd'],
       },
     },
-    run: (call, context) => runExec(parseArguments(call), context, sessions),
+    run: (call, context) => runExec(parseArguments(call), context, sessions, environment),
   };
 }
 
-async function runExec(args: Record<string, unknown>, context: ToolContext, sessions: CommandSessions) {
+async function runExec(
+  args: Record<string, unknown>,
+  context: ToolContext,
+  sessions: CommandSessions,
+  environment: ShellEnvironmentPolicy,
+) {
   const cmd = args.cmd;
   if (typeof cmd !== 'string' || cmd.trim() === '')
     throw new ToolInputError('exec_command needs `cmd`, a non-empty string');
@@ -163,7 +169,7 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
   if (banner) item.delta(banner);
   if (unconfinedByGrant)
     notes.push('the command ran outside the sandbox (approved earlier for this session or by a rule).');
-  let attempt = await attemptRun(cmd, cwd, sandboxed, availability, context, item, yieldMs);
+  let attempt = await attemptRun(cmd, cwd, sandboxed, availability, environment, context, item, yieldMs);
   if (
     sandboxed &&
     permissions.retryUnsandboxedOnFailure &&
@@ -179,7 +185,7 @@ async function runExec(args: Record<string, unknown>, context: ToolContext, sess
       notes.push(
         `the command failed in the sandbox (exit code ${attempt.exit.exitCode}) and ran again outside it.`,
       );
-      attempt = await attemptRun(cmd, cwd, false, availability, context, item, yieldMs);
+      attempt = await attemptRun(cmd, cwd, false, availability, environment, context, item, yieldMs);
     }
   }
   if (missing) notes.push(`no sandbox is available (${missing}); the command ran unconfined after approval.`);
@@ -223,6 +229,7 @@ async function attemptRun(
   cwd: string,
   sandboxed: boolean,
   availability: Availability,
+  environment: ShellEnvironmentPolicy,
   context: ToolContext,
   item: CommandItem,
   yieldMs: number,
@@ -234,6 +241,7 @@ async function attemptRun(
     policyCwd: context.cwd,
     policy: sandboxed ? context.permissions.sandboxPolicy : null,
     availability,
+    environment,
     outputCapBytes: ITEM_OUTPUT_CAP_BYTES,
     timeoutMs: SESSION_TIMEOUT_MS,
     onText: (text) => (session ? session.unread.push(Buffer.from(text)) : item.delta(text)),
