@@ -159,8 +159,8 @@ function steps(harness) {
           npm_config_nodedir: nodeDir,
           npm_config_build_from_source: 'kerberos',
         };
-        // Its own install scripts build those modules: allowed by name, so an npm that skips scripts nobody
-        // approved still builds them rather than leaving a code-server that cannot start.
+        // Its own install scripts build those modules: allowed by name in the folder's package.json for an
+        // npm that skips scripts nobody approved (npm 11 still runs them, with a warning).
         const allowScripts = { 'code-server': true, argon2: true };
         npmInstall(join(harness, 'code-server'), `code-server@${CODE_SERVER_VERSION}`, { env, allowScripts });
         run(node, [entry, '--version'], { stdio: 'ignore' });

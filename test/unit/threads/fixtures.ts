@@ -1,6 +1,5 @@
 // Shared setup for the thread store's unit tests: a temp home, a logger that keeps what it was
 // told, and short ways to build records and threads.
-import { rmSync } from 'node:fs';
 import type { Logger } from '../../../server/log';
 import type { RolloutRecord } from '../../../server/threads/records';
 import { ThreadStore, type NewThread } from '../../../server/threads/threadStore';
@@ -54,7 +53,7 @@ export function turn(turnId: string, text: string, ts = Date.now()): RolloutReco
   ];
 }
 
-/** A temp home per test, and every store opened in it closed afterwards. */
+/** A temp home per test (tempDir removes it), and every store opened in it closed afterwards. */
 export function useHome(): { home: () => string; open: (log?: Logger) => Promise<ThreadStore> } {
   let home = '';
   const stores: ThreadStore[] = [];
@@ -63,7 +62,6 @@ export function useHome(): { home: () => string; open: (log?: Logger) => Promise
   });
   afterEach(async () => {
     for (const store of stores.splice(0)) await store.close().catch(() => {});
-    rmSync(home, { recursive: true, force: true });
   });
   return {
     home: () => home,
