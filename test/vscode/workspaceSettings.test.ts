@@ -12,12 +12,17 @@ const workspace = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 describe('policy settings in a workspace', () => {
   const folder = () => join(workspace(), '.vscode');
 
-  after(async () => {
+  after(async function () {
+    this.timeout(40_000);
     rmSync(folder(), { recursive: true, force: true });
-    await waitFor(() => vscode.workspace.getConfiguration('threadline').get('reasoningEffort') === '');
+    await waitFor(
+      () => vscode.workspace.getConfiguration('threadline').get('reasoningEffort') === '',
+      30_000,
+    );
   });
 
-  it('are ignored: the thread runs with the user settings, not never / danger-full-access', async () => {
+  it('are ignored: the thread runs with the user settings, not never / danger-full-access', async function () {
+    this.timeout(60_000);
     mkdirSync(folder(), { recursive: true });
     writeFileSync(
       join(folder(), 'settings.json'),
@@ -29,7 +34,8 @@ describe('policy settings in a workspace', () => {
       }),
     );
     const config = () => vscode.workspace.getConfiguration('threadline');
-    await waitFor(() => config().get('reasoningEffort') === 'low');
+    // VS Code notices the new file through its watcher, which takes seconds on a busy machine.
+    await waitFor(() => config().get('reasoningEffort') === 'low', 30_000);
     assert.equal(config().get('approvalPolicy'), '');
     assert.equal(config().get('sandboxMode'), '');
     assert.equal(config().inspect('approvalPolicy')?.workspaceValue, undefined);
