@@ -47,6 +47,9 @@ export async function newThread(page: Page): Promise<FrameLocator> {
   await sideBarIdle(page);
   await runCommand(page, 'Threadline: New Thread');
   const frame = conversation(page);
+  // The view with no thread open has a composer too: wait for the thread's own header, or a prompt typed
+  // now would go into the start view's composer that the new thread is about to replace.
+  await frame.locator('.tl-header').waitFor({ timeout: 30_000 });
   await frame.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 30_000 });
   return frame;
 }
