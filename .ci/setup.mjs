@@ -153,8 +153,12 @@ function steps(harness) {
         console.log(`setup: installing code-server ${CODE_SERVER_VERSION} (compiles native modules, ~2 min)`);
         // nodedir: build native modules against the Node that runs code-server (~/.npmrc may name another).
         // build_from_source=kerberos: its prebuild step would download from GitHub; compile it instead.
+        // Under `npm test` the outer npm's identity is in the environment, and npm reads npm_config_*
+        // variables as its own settings: code-server's postinstall would read "node/v20" from the
+        // inherited user agent and refuse. The inner npm must describe the Node it really runs on.
+        const outerNpm = ['npm_config_user_agent', 'npm_node_execpath', 'npm_execpath', 'NODE'];
         const env = {
-          ...process.env,
+          ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !outerNpm.includes(name))),
           PATH: `${join(nodeDir, 'bin')}${delimiter}${process.env.PATH}`,
           npm_config_nodedir: nodeDir,
           npm_config_build_from_source: 'kerberos',
