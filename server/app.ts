@@ -8,6 +8,7 @@ import { createDispatcher } from './rpc/dispatcher';
 import { parseListenUrl, serveStdio, type Listening } from './rpc/listen';
 import type { Dispatch } from './rpc/clientConnection';
 import { methodHandlers } from './methods';
+import { toRpcError } from './methods/storeErrors';
 import { Services } from './services';
 
 export interface AppServerOptions {
@@ -22,7 +23,7 @@ export async function runAppServer(options: AppServerOptions): Promise<number> {
   const target = parseListenUrl(options.listen);
   keepRunningOnStrayErrors(log);
   const services = new Services(resolveHome(), log);
-  const dispatch = createDispatcher(methodHandlers(services), log);
+  const dispatch = createDispatcher(methodHandlers(services), log, toRpcError);
   const listening = await listen(target, options, dispatch, services, log);
   const stopCollecting = collectWhenIdle(log);
   const stop = () => void listening.close();

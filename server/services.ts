@@ -2,16 +2,14 @@
 // the handshake), so starting the server and answering initialize never wait for the index.
 import { AuthStore } from './account/authStore';
 import { apiKeyFor, missingKeyMessage, needsApiKey } from './account/credentials';
-import type { ActiveTurn } from './agent/activeTurn';
 import type { CompactionLimits } from './agent/compaction';
-import { UsageTotals } from './agent/usage';
 import { Approvals } from './approvals/approvals';
 import { ExecpolicyRules } from './approvals/execpolicyRules';
-import { CommandSessions } from './exec/commandSessions';
 import { loadConfig, type LoadedConfig } from './config/configFile';
 import { knownContextWindow } from './config/contextWindows';
-import type { ConfigDefaults, ThreadSettings } from './config/settings';
+import type { ConfigDefaults } from './config/settings';
 import type { ShellEnvironmentPolicy } from './exec/commandEnv';
+import { LoadedThread } from './loadedThread';
 import type { Logger } from './log';
 import type { ModelClient, ProviderConfig } from './providers/types';
 import { invalidParams } from './rpc/rpcError';
@@ -26,17 +24,11 @@ export interface ModelAccess {
 }
 
 export class Services {
-  readonly loaded = new LoadedThreads();
-  /** The settings of each loaded thread, as resolved when it was started or resumed. */
-  readonly settings = new Map<string, ThreadSettings>();
-  /** The running turn of each thread that has one. */
-  readonly turns = new Map<string, ActiveTurn>();
+  /** The loaded threads, each with its settings, running turn, usage, grants and commands. */
+  readonly loaded = new LoadedThreads((threadId) => new LoadedThread(threadId));
   readonly auth: AuthStore;
-  /** Server requests to the clients of each thread, and what they approved for the session. */
+  /** Server requests to the clients of each thread. */
   readonly approvals: Approvals;
-  /** Commands the model left running (exec_command sessions), per thread. */
-  readonly commands = new CommandSessions();
-  private readonly usage = new Map<string, UsageTotals>();
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -47,12 +39,6 @@ export class Services {
   ) {
     this.auth = new AuthStore(home, log);
     this.approvals = new Approvals(this.loaded, log, new ExecpolicyRules(home, log));
-    this.loaded.onUnload((threadId) => {
-      this.settings.delete(threadId);
-      this.usage.delete(threadId);
-      this.approvals.forget(threadId);
-      this.commands.clean(threadId);
-    });
   }
 
   store(): Promise<ThreadStore> {
@@ -123,12 +109,6 @@ export class Services {
     };
   }
 
-  usageOf(threadId: string): UsageTotals {
-    let usage = this.usage.get(threadId);
-    if (!usage) this.usage.set(threadId, (usage = new UsageTotals()));
-    return usage;
-  }
-
   /** Starts loading what thread methods need, without making anyone wait for it. */
   warmUp(): void {
     setImmediate(() => {
@@ -139,10 +119,11 @@ export class Services {
 
   /** Ends running turns (recorded as interrupted), then closes the store. */
   async close(): Promise<void> {
-    const running = [...this.turns.values()];
+    const threads = this.loaded.states();
+    const running = threads.flatMap((thread) => (thread.turn ? [thread.turn] : []));
     for (const turn of running) turn.interrupt();
     await Promise.all(running.map((turn) => turn.done));
-    this.commands.closeAll();
+    for (const thread of threads) thread.dispose();
     const store = await this.storePromise?.catch(() => undefined);
     await store?.close();
   }

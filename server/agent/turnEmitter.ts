@@ -36,7 +36,9 @@ export class TurnEmitter {
     method: N,
     params: Omit<NotificationParamsOf<N>, 'threadId' | 'turnId'>,
   ): void {
-    this.notifier.notify(method, { threadId: this.threadId, turnId: this.turnId, ...params } as never);
+    // Omit<P, ids> plus the ids is P, which the compiler cannot see through a generic N.
+    const full = { threadId: this.threadId, turnId: this.turnId, ...params } as NotificationParamsOf<N>;
+    this.notifier.notify(method, full);
   }
 
   threadEvent<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): void {
@@ -44,7 +46,7 @@ export class TurnEmitter {
   }
 
   itemDelta<N extends ItemEvent>(method: N, params: DeltaParams<N>): void {
-    this.turnEvent(method, params as never);
+    this.turnEvent(method, params);
   }
 
   itemStarted(item: ThreadItem): void {

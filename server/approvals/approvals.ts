@@ -31,7 +31,7 @@ import { proposedPrefix } from './commandPrefixes';
 import { readDecision } from './decisions';
 import type { ExecpolicyRules } from './execpolicyRules';
 import { ServerRequestBroker } from './serverRequestBroker';
-import { SessionGrants } from './sessionGrants';
+import type { SessionGrants } from './sessionGrants';
 
 /** What a command approval prompt may offer, in the order a client should show them. */
 const COMMAND_DECISIONS: CommandExecutionApprovalDecision[] = [
@@ -45,7 +45,6 @@ type ApprovalMethod = 'item/commandExecution/requestApproval' | 'item/fileChange
 
 export class Approvals {
   readonly broker: ServerRequestBroker;
-  private readonly grants = new Map<string, SessionGrants>();
 
   constructor(
     loaded: LoadedThreads,
@@ -55,21 +54,12 @@ export class Approvals {
     this.broker = new ServerRequestBroker(loaded, log);
   }
 
-  grantsOf(threadId: string): SessionGrants {
-    let grants = this.grants.get(threadId);
-    if (!grants) this.grants.set(threadId, (grants = new SessionGrants()));
-    return grants;
-  }
-
-  /** The thread was unloaded: its session-wide yeses end with it. */
-  forget(threadId: string): void {
-    this.grants.delete(threadId);
-  }
-
-  /** The gate a turn's tools ask through. */
-  gateFor(turn: Pick<ActiveTurn, 'threadId' | 'turnId' | 'onInterrupt' | 'interrupt'>): ApprovalGate {
+  /** The gate a turn's tools ask through; `grants` are the thread's session-wide yeses. */
+  gateFor(
+    turn: Pick<ActiveTurn, 'threadId' | 'turnId' | 'onInterrupt' | 'interrupt'>,
+    grants: SessionGrants,
+  ): ApprovalGate {
     const { threadId, turnId } = turn;
-    const grants = this.grantsOf(threadId);
     const onInterrupt = (cleanup: () => void) => turn.onInterrupt(cleanup);
     const decide = async <M extends ApprovalMethod>(
       method: M,

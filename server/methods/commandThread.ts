@@ -11,7 +11,6 @@ import type { ConversationEntry } from '../providers/types';
 import type { HandlerTable } from '../rpc/dispatcher';
 import type { Services } from '../services';
 import { CommandItem } from '../tools/commandItem';
-import { withStoreErrors } from './storeErrors';
 import { capForModel, DEFAULT_MAX_OUTPUT_TOKENS } from '../tools/execOutput';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 60 * 60 * 1000;
@@ -64,12 +63,12 @@ export async function runUserShell(
 }
 
 export function backgroundTerminalHandlers(services: Services): HandlerTable {
-  return withStoreErrors({
+  return {
     'thread/backgroundTerminals/clean': async (params: ParamsOf<'thread/backgroundTerminals/clean'>) => {
       (await services.store()).require(params.threadId);
-      const stopped = services.commands.clean(params.threadId);
+      const stopped = services.loaded.get(params.threadId)?.commands.clean(params.threadId) ?? 0;
       services.log.info(`thread ${params.threadId}: stopped ${stopped} background terminal(s)`);
       return {};
     },
-  });
+  };
 }

@@ -9,15 +9,17 @@ import { modelHandlers } from './models';
 import { reviewHandlers } from './review';
 import { commandHandlers } from './command';
 import { backgroundTerminalHandlers } from './commandThread';
+import { ThreadSessions } from './threadSessions';
 
 export function methodHandlers(services: Services): HandlerTable {
+  const sessions = new ThreadSessions(services);
   return {
     ...initializeHandlers(services.home, () => services.warmUp()),
-    ...threadHandlers(services),
+    ...threadHandlers(services, sessions),
     ...turnHandlers(services),
     ...accountHandlers(services),
     ...modelHandlers(services),
-    ...reviewHandlers(services),
+    ...reviewHandlers(services, sessions),
     ...commandHandlers(services),
     ...backgroundTerminalHandlers(services),
   };

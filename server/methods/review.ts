@@ -4,26 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import { REVIEW_INSTRUCTIONS, ReviewTargetError, reviewRequest } from '../agent/reviewRequest';
 import { reviewRunner } from '../agent/reviewTurn';
-import type { ParamsOf, ResultOf } from '../protocol/methods';
-import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
+import type { HandlerTable } from '../rpc/dispatcher';
 import { invalidParams } from '../rpc/rpcError';
 import type { Services } from '../services';
-import { withStoreErrors } from './storeErrors';
-import { threadHandlers } from './thread';
+import type { ThreadSessions } from './threadSessions';
 import { settingsFor } from './threadSettings';
 import { startTurnOn } from './turn';
 
-export function reviewHandlers(services: Services): HandlerTable {
-  const threads = threadHandlers(services);
-  const handlers: HandlerTable = {
-    'review/start': async (
-      params: ParamsOf<'review/start'>,
-      context: RequestContext,
-    ): Promise<ResultOf<'review/start'>> => {
+export function reviewHandlers(services: Services, sessions: ThreadSessions): HandlerTable {
+  return {
+    'review/start': async (params, { peer }) => {
       const store = await services.store();
-      const settings =
-        services.settings.get(params.threadId) ??
-        (await settingsFor(services, store.require(params.threadId), {}));
+      const settings = await settingsFor(services, store.require(params.threadId));
       let request;
       try {
         request = await reviewRequest(params.target, settings.cwd);
@@ -34,14 +26,9 @@ export function reviewHandlers(services: Services): HandlerTable {
       }
       const reviewThreadId =
         params.delivery === 'detached'
-          ? (
-              (await threads['thread/fork'](
-                { threadId: params.threadId },
-                context,
-              )) as ResultOf<'thread/fork'>
-            ).thread.id
+          ? (await sessions.fork({ threadId: params.threadId }, peer)).thread.id
           : params.threadId;
-      const turn = await startTurnOn(services, reviewThreadId, context.peer, async () => ({
+      const turn = await startTurnOn(services, reviewThreadId, peer, async () => ({
         userMessage: {
           type: 'userMessage',
           id: randomUUID(),
@@ -58,5 +45,4 @@ export function reviewHandlers(services: Services): HandlerTable {
       return { turn, reviewThreadId };
     },
   };
-  return withStoreErrors(handlers);
 }

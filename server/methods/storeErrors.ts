@@ -1,5 +1,4 @@
-// Maps the thread store's errors to JSON-RPC errors, in one place for every thread method.
-import type { HandlerTable } from '../rpc/dispatcher';
+// Maps the thread store's errors to JSON-RPC errors, in one place for every method.
 import { ErrorCodes, RpcError, invalidParams } from '../rpc/rpcError';
 import { InvalidCursorError } from '../threads/listing';
 import { HistoryError, ThreadNotFoundError } from '../threads/threadStore';
@@ -10,19 +9,4 @@ export function toRpcError(error: unknown): unknown {
   if (error instanceof InvalidCursorError || error instanceof HistoryError)
     return invalidParams(error.message);
   return error;
-}
-
-export function withStoreErrors(handlers: HandlerTable): HandlerTable {
-  return Object.fromEntries(
-    Object.entries(handlers).map(([method, handler]) => [
-      method,
-      async (params: unknown, context: Parameters<typeof handler>[1]) => {
-        try {
-          return await handler(params, context);
-        } catch (error) {
-          throw toRpcError(error);
-        }
-      },
-    ]),
-  );
 }

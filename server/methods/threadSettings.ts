@@ -8,10 +8,10 @@ import type { ThreadSummary } from '../threads/summary';
 export async function settingsFor(
   services: Services,
   summary: ThreadSummary,
-  overrides: SettingsOverrides,
+  overrides: SettingsOverrides = {},
 ): Promise<ThreadSettings> {
   const defaults = await services.config();
-  const base = services.settings.get(summary.id) ?? {
+  const base = services.loaded.get(summary.id)?.settings ?? {
     ...defaults,
     model: summary.model ?? defaults.model,
     modelProvider: summary.modelProvider,

@@ -5,27 +5,26 @@ import { resolve } from 'node:path';
 import { ActiveTurn } from '../agent/activeTurn';
 import { UserInputError, toUserEntry } from '../agent/userInput';
 import { launchTurn, steerTurn, type TurnLaunch } from '../agent/turnRunner';
-import { TurnEmitter } from '../agent/turnEmitter';
+import { TurnEmitter, type Notifier } from '../agent/turnEmitter';
 import { applyTurnOverrides } from '../config/settings';
 import type { UserMessageItem } from '../protocol/items';
-import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { UserInput } from '../protocol/userInput';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
 import { turnJournal } from '../threads/turnJournal';
 import { uuidv7 } from '../threads/uuidv7';
-import { withStoreErrors } from './storeErrors';
 import { settingsFor } from './threadSettings';
 import { prepareTurn, type TurnInput } from './turnSetup';
 import { DEFAULT_SHELL_TIMEOUT_MS, runUserShell } from './commandThread';
 import type { ThreadSummary } from '../threads/summary';
+import type { LoadedThread } from '../loadedThread';
 
 export function turnHandlers(services: Services): HandlerTable {
-  const { turns } = services;
+  const { loaded } = services;
 
   function running(threadId: string, turnId: string, field: string): ActiveTurn {
-    const active = turns.get(threadId);
+    const active = loaded.get(threadId)?.turn;
     if (!active) throw invalidRequest(`no turn is running on thread ${threadId}`);
     if (active.turnId !== turnId) {
       throw invalidRequest(
@@ -35,20 +34,17 @@ export function turnHandlers(services: Services): HandlerTable {
     return active;
   }
 
-  const handlers: HandlerTable = {
-    'turn/start': async (
-      params: ParamsOf<'turn/start'>,
-      { peer }: RequestContext,
-    ): Promise<ResultOf<'turn/start'>> => {
-      const turn = await startTurnOn(services, params.threadId, peer, async (summary) => {
-        const base = services.settings.get(params.threadId) ?? (await settingsFor(services, summary, {}));
+  return {
+    'turn/start': async (params, { peer }) => {
+      const turn = await startTurnOn(services, params.threadId, peer, async (summary, thread) => {
+        const base = await settingsFor(services, summary);
         const settings = applyTurnOverrides(base, {
           ...params,
           cwd: params.cwd ? resolve(params.cwd) : null,
         });
         await services.provider(settings.modelProvider);
         const entry = await userEntry(params.input, settings.cwd);
-        services.settings.set(params.threadId, settings);
+        thread.settings = settings;
         return {
           userMessage: userMessageItem(params.input, params.clientUserMessageId),
           input: { entries: [entry], outputSchema: params.outputSchema ?? null, compactOnly: false },
@@ -57,25 +53,25 @@ export function turnHandlers(services: Services): HandlerTable {
       return { turn };
     },
 
-    'turn/steer': async (params: ParamsOf<'turn/steer'>): Promise<ResultOf<'turn/steer'>> => {
+    'turn/steer': async (params) => {
       const active = running(params.threadId, params.expectedTurnId, 'expectedTurnId');
-      const cwd = services.settings.get(params.threadId)?.cwd ?? process.cwd();
+      const cwd = loaded.get(params.threadId)?.settings?.cwd ?? process.cwd();
       const entry = await userEntry(params.input, cwd);
       await steerTurn(active, userMessageItem(params.input, params.clientUserMessageId), entry);
       return { turnId: active.turnId };
     },
 
-    'turn/interrupt': async (params: ParamsOf<'turn/interrupt'>) => {
+    'turn/interrupt': async (params) => {
       const active = running(params.threadId, params.turnId, 'turnId');
       active.interrupt();
       await active.done;
       return {};
     },
 
-    'thread/shellCommand': async (params: ParamsOf<'thread/shellCommand'>, { peer }: RequestContext) => {
+    'thread/shellCommand': async (params, { peer }) => {
       const timeoutMs = params.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
-      const current = turns.get(params.threadId);
-      const cwdOf = (fallback: string) => services.settings.get(params.threadId)?.cwd ?? fallback;
+      const current = loaded.get(params.threadId)?.turn;
+      const cwdOf = (fallback: string) => loaded.get(params.threadId)?.settings?.cwd ?? fallback;
       const environment = await services.commandEnvironment();
       if (current) {
         // Inside the running turn: the output reaches the model with its next request.
@@ -110,7 +106,7 @@ export function turnHandlers(services: Services): HandlerTable {
       return {};
     },
 
-    'thread/compact/start': async (params: ParamsOf<'thread/compact/start'>, { peer }: RequestContext) => {
+    'thread/compact/start': async (params, { peer }) => {
       await startTurnOn(services, params.threadId, peer, async () => ({
         userMessage: null,
         input: { entries: [], outputSchema: null, compactOnly: true },
@@ -118,7 +114,6 @@ export function turnHandlers(services: Services): HandlerTable {
       return {};
     },
   };
-  return withStoreErrors(handlers);
 }
 
 /**
@@ -137,33 +132,33 @@ export async function startTurnOn(
   services: Services,
   threadId: string,
   peer: RequestContext['peer'],
-  build: (summary: ThreadSummary) => Promise<TurnStart>,
+  build: (summary: ThreadSummary, thread: LoadedThread) => Promise<TurnStart>,
 ) {
-  const { loaded, turns } = services;
+  const { loaded } = services;
   const store = await services.store();
   const summary = store.require(threadId);
-  const current = turns.get(threadId);
+  const current = loaded.get(threadId)?.turn;
   if (current) {
     throw invalidRequest(
       `a turn is already running on thread ${threadId} (${current.turnId}): steer it with turn/steer or stop it with turn/interrupt`,
     );
   }
-  loaded.subscribe(summary.id, peer);
-  const notifier = { notify: (method: string, params: unknown) => loaded.notify(threadId, method, params) };
+  const thread = loaded.subscribe(summary.id, peer);
+  const notifier: Notifier = { notify: (method, params) => loaded.notify(threadId, method, params) };
   const emit = new TurnEmitter(threadId, uuidv7(), notifier, turnJournal(store, threadId));
   const active = new ActiveTurn(emit);
   // Claimed before anything is awaited, so two turn/start requests cannot both start a turn.
-  turns.set(threadId, active);
+  thread.turn = active;
   let built;
   try {
-    built = await build(summary);
+    built = await build(summary, thread);
   } catch (error) {
-    turns.delete(threadId);
+    thread.turn = undefined;
     throw error;
   }
   const { userMessage, input, run, body } = built;
   const setRunning = (on: boolean) => {
-    if (!on && turns.get(threadId) === active) turns.delete(threadId);
+    if (!on && thread.turn === active) thread.turn = undefined;
     loaded.setStatus(threadId, on ? { type: 'active', activeFlags: [] } : { type: 'idle' });
   };
   // The turn's events follow the response that created it.
@@ -174,7 +169,7 @@ export async function startTurnOn(
       setRunning,
       run,
       ...(body ? { body: () => body(active) } : {}),
-      prepare: () => prepareTurn(services, store, active, input),
+      prepare: () => prepareTurn(services, store, thread, active, input),
     }).catch((error: Error) =>
       services.log.error(`turn ${emit.turnId} on ${threadId} ended badly: ${error.stack}`),
     ),

@@ -6,6 +6,7 @@ import { collaborationInstructions, previousTurnCutOff, systemPrompt } from '../
 import type { AgentTool } from '../agent/tool';
 import type { TurnSpec } from '../agent/turnLoop';
 import { ModelError, type ConversationEntry } from '../providers/types';
+import type { LoadedThread } from '../loadedThread';
 import type { Services } from '../services';
 import type { ThreadStore } from '../threads/threadStore';
 import { applyPatchTool } from '../tools/applyPatchTool';
@@ -18,6 +19,7 @@ import { writeStdinTool } from '../tools/writeStdin';
 import { settingsFor } from './threadSettings';
 import { effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
+import type { CommandSessions } from '../exec/commandSessions';
 
 export interface TurnInput {
   entries: ConversationEntry[];
@@ -30,12 +32,12 @@ export interface TurnInput {
 export async function prepareTurn(
   services: Services,
   store: ThreadStore,
+  thread: LoadedThread,
   active: ActiveTurn,
   input: TurnInput,
 ): Promise<TurnSpec> {
   const { threadId } = active;
-  const settings =
-    services.settings.get(threadId) ?? (await settingsFor(services, store.require(threadId), {}));
+  const settings = await settingsFor(services, store.require(threadId));
   const config = await services.agentConfig();
   const access = await services.modelAccess(settings.modelProvider);
   if (access.missingKey) throw new ModelError('apiKeyMissing', access.missingKey);
@@ -70,16 +72,16 @@ export async function prepareTurn(
     },
     history: review ? [] : (history.modelHistory as ConversationEntry[]),
     input: review ? input.entries : [...notes, ...input.entries],
-    tools: review ? [] : toolsFor(config, settings, services, await services.commandEnvironment()),
+    tools: review ? [] : toolsFor(config, settings, thread.commands, await services.commandEnvironment()),
     cwd: settings.cwd,
     permissions: {
       approvalPolicy: settings.approvalPolicy,
       retryUnsandboxedOnFailure: settings.approvalOnFailure,
       sandboxPolicy: effectiveSandboxPolicy(settings),
     },
-    approvals: services.approvals.gateFor(active),
+    approvals: services.approvals.gateFor(active, thread.grants),
     limits: config.compactionLimits(settings.model),
-    usage: services.usageOf(threadId),
+    usage: thread.usage,
     compactOnly: input.compactOnly,
     planMode: settings.collaborationMode?.mode === 'plan',
   };
@@ -88,12 +90,12 @@ export async function prepareTurn(
 function toolsFor(
   config: { updatePlanTool: boolean },
   settings: ThreadSettings,
-  services: Services,
+  commands: CommandSessions,
   environment: ShellEnvironmentPolicy,
 ): AgentTool[] {
   const builtIn = [
-    execCommandTool(services.commands, environment),
-    writeStdinTool(services.commands),
+    execCommandTool(commands, environment),
+    writeStdinTool(commands),
     ...(config.updatePlanTool ? [updatePlanTool] : []),
     applyPatchTool,
     viewImageTool,

@@ -31,7 +31,7 @@ function decode(cursor: string): TurnCursor {
   throw invalidParams(`Invalid params: cursor: '${cursor.slice(0, 60)}' is not a cursor this server issued`);
 }
 
-export function turnsListHandler(services: Services): Handler {
+export function turnsListHandler(services: Services): Handler<'thread/turns/list'> {
   return async (params: ParamsOf<'thread/turns/list'>): Promise<ResultOf<'thread/turns/list'>> => {
     const store = await services.store();
     store.require(params.threadId);

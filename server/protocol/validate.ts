@@ -2,7 +2,7 @@
 // of each method, so starting the server compiles nothing.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
-import { clientRequests, type ClientMethod } from './methods';
+import { clientRequests, type ClientMethod, type ParamsOf } from './methods';
 import { isExperimental } from './schema';
 
 const compiled = new Map<ClientMethod, TypeCheck<TSchema>>();
@@ -20,15 +20,17 @@ function checker(method: ClientMethod): TypeCheck<TSchema> {
   return check;
 }
 
-export type Validated = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+export type Validated<M extends ClientMethod> =
+  { ok: true; value: ParamsOf<M> } | { ok: false; message: string };
 
-export function validateParams(method: ClientMethod, raw: unknown): Validated {
+export function validateParams<M extends ClientMethod>(method: M, raw: unknown): Validated<M> {
   // The spec's own examples omit params for methods whose params are all optional.
   const params = raw === undefined || raw === null ? {} : raw;
   if (Array.isArray(params))
     return { ok: false, message: 'Invalid params: expected an object, got an array' };
   const check = checker(method);
-  if (check.Check(params)) return { ok: true, value: params as Record<string, unknown> };
+  // The compiled check is the schema ParamsOf<M> is derived from.
+  if (check.Check(params)) return { ok: true, value: params as ParamsOf<M> };
   return { ok: false, message: `Invalid params: ${describeError(check, params)}` };
 }
 
@@ -69,12 +71,13 @@ function describeValue(value: unknown): string {
 }
 
 /** The descriptor of the experimental method or field this request uses, if any. */
-export function experimentalUse(method: ClientMethod, params: Record<string, unknown>): string | undefined {
+export function experimentalUse(method: ClientMethod, params: object): string | undefined {
   const spec = clientRequests[method] as { params: TSchema; experimental?: boolean };
   if (spec.experimental) return method;
   const properties = (spec.params as { properties?: Record<string, TSchema> }).properties ?? {};
+  const given = new Map(Object.entries(params));
   for (const [field, schema] of Object.entries(properties)) {
-    if (isExperimental(schema) && params[field] !== undefined && params[field] !== null)
+    if (isExperimental(schema) && given.get(field) !== undefined && given.get(field) !== null)
       return `${method}.${field}`;
   }
   return undefined;

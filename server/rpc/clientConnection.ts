@@ -8,6 +8,7 @@ import type {
   MessageReader,
   MessageWriter,
 } from 'vscode-jsonrpc';
+import type { NotificationMethod, NotificationParamsOf } from '../protocol/methods';
 import type { Logger } from '../log';
 import { Admission, IGNORED } from './admission';
 import type { MalformedMessage } from './envelope';
@@ -46,7 +47,7 @@ export interface Peer {
   readonly experimentalApi: boolean;
   readonly clientInfo: ClientInfo | undefined;
   completeHandshake(handshake: Handshake): void;
-  notify(method: string, params?: unknown): void;
+  notify<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): void;
   /** Sends a server request; its id is known at once, its answer later. */
   request(method: string, params?: unknown): SentRequest;
   onClose(listener: () => void): void;
@@ -117,7 +118,7 @@ export class ClientConnection implements Peer {
     this.optOut = new Set(handshake.optOutNotificationMethods);
   }
 
-  notify(method: string, params?: unknown): void {
+  notify<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): void {
     if (this.closed || !this.initialized || this.optOut.has(method)) return;
     this.connection.sendNotification(method, params).catch(() => {});
   }

@@ -1,11 +1,18 @@
 // Threads held in memory, who is subscribed to each, and their status. Thread-scoped events go
 // only to subscribers. When the last subscriber leaves, the thread is unloaded: at once, or after
 // `thread_unload_delay_secs` (a client that comes back meanwhile finds it still loaded), and never
-// while a turn runs in it (it unloads when it goes idle).
+// while a turn runs in it (it unloads when it goes idle). What else the server keeps for a loaded
+// thread is its `state`, made when it loads and disposed when it unloads.
 import type { Peer } from '../rpc/clientConnection';
+import type { NotificationMethod, NotificationParamsOf } from '../protocol/methods';
 import type { ThreadStatus } from '../protocol/thread';
 
-interface LoadedThread {
+export interface ThreadState {
+  dispose(): void;
+}
+
+interface Entry<S> {
+  state: S;
   status: ThreadStatus;
   subscribers: Set<Peer>;
   /** The subscriber that left last, told when the thread unloads. */
@@ -17,20 +24,25 @@ export type UnsubscribeResult = 'unsubscribed' | 'notSubscribed' | 'notLoaded';
 
 const NOT_LOADED: ThreadStatus = { type: 'notLoaded' };
 
-export class LoadedThreads {
-  private readonly threads = new Map<string, LoadedThread>();
+export class LoadedThreads<S extends ThreadState = ThreadState> {
+  private readonly threads = new Map<string, Entry<S>>();
   private readonly watchedPeers = new WeakSet<Peer>();
-  private readonly unloadListeners: ((threadId: string) => void)[] = [];
   /** How long a thread with no subscribers stays loaded. */
   unloadDelayMs = 0;
 
-  /** Tells `listener` about every thread that unloads (to drop what else is kept per thread). */
-  onUnload(listener: (threadId: string) => void): void {
-    this.unloadListeners.push(listener);
-  }
+  constructor(private readonly createState: (threadId: string) => S) {}
 
   ids(): string[] {
     return [...this.threads.keys()];
+  }
+
+  /** The state of a loaded thread. */
+  get(threadId: string): S | undefined {
+    return this.threads.get(threadId)?.state;
+  }
+
+  states(): S[] {
+    return [...this.threads.values()].map((thread) => thread.state);
   }
 
   isLoaded(threadId: string): boolean {
@@ -46,11 +58,11 @@ export class LoadedThreads {
     return [...(this.threads.get(threadId)?.subscribers ?? [])];
   }
 
-  /** Loads the thread if needed (idle) and subscribes the peer to its events. */
-  subscribe(threadId: string, peer: Peer): void {
+  /** Loads the thread if needed (idle), subscribes the peer to its events and returns its state. */
+  subscribe(threadId: string, peer: Peer): S {
     let thread = this.threads.get(threadId);
     if (!thread) {
-      thread = { status: { type: 'idle' }, subscribers: new Set() };
+      thread = { state: this.createState(threadId), status: { type: 'idle' }, subscribers: new Set() };
       this.threads.set(threadId, thread);
     }
     clearTimeout(thread.unloadTimer);
@@ -60,6 +72,7 @@ export class LoadedThreads {
       this.watchedPeers.add(peer);
       peer.onClose(() => this.dropPeer(peer));
     }
+    return thread.state;
   }
 
   unsubscribe(threadId: string, peer: Peer): UnsubscribeResult {
@@ -80,12 +93,17 @@ export class LoadedThreads {
   }
 
   /** Sends a thread-scoped event to the thread's subscribers. */
-  notify(threadId: string, method: string, params: unknown): void {
+  notify<N extends NotificationMethod>(threadId: string, method: N, params: NotificationParamsOf<N>): void {
     for (const peer of this.threads.get(threadId)?.subscribers ?? []) peer.notify(method, params);
   }
 
   /** Sends a lifecycle event to the peer that caused it and to the thread's other subscribers. */
-  notifyWith(origin: Peer, threadId: string, method: string, params: unknown): void {
+  notifyWith<N extends NotificationMethod>(
+    origin: Peer,
+    threadId: string,
+    method: N,
+    params: NotificationParamsOf<N>,
+  ): void {
     const subscribers = this.threads.get(threadId)?.subscribers;
     if (!subscribers?.has(origin)) origin.notify(method, params);
     this.notify(threadId, method, params);
@@ -102,10 +120,10 @@ export class LoadedThreads {
       peer?.notify('thread/status/changed', { threadId, status: NOT_LOADED });
       peer?.notify('thread/closed', { threadId });
     }
-    for (const listener of this.unloadListeners) listener(threadId);
+    thread.state.dispose();
   }
 
-  private scheduleUnload(threadId: string, thread: LoadedThread, leaving: Peer | undefined): void {
+  private scheduleUnload(threadId: string, thread: Entry<S>, leaving: Peer | undefined): void {
     thread.lastSubscriber = leaving;
     if (thread.status.type === 'active' || thread.unloadTimer) return;
     if (this.unloadDelayMs <= 0) return this.unload(threadId);

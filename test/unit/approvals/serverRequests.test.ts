@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ActiveTurn } from '../../../server/agent/activeTurn';
-import { TurnEmitter } from '../../../server/agent/turnEmitter';
+import { TurnEmitter, type Notifier } from '../../../server/agent/turnEmitter';
 import { Approvals } from '../../../server/approvals/approvals';
 import { ExecpolicyRules } from '../../../server/approvals/execpolicyRules';
 import { parseCommandLine, type CommandLine } from '../../../server/exec/commandLine';
@@ -13,6 +13,7 @@ import { createLogger } from '../../../server/log';
 import { ClientConnection } from '../../../server/rpc/clientConnection';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../server/rpc/ndjson';
 import { LoadedThreads } from '../../../server/threads/loadedThreads';
+import { LoadedThread } from '../../../server/loadedThread';
 import { tempDir } from '../../helpers/tempDirs';
 
 type Message = { id?: number | string; method?: string; params?: Record<string, unknown> };
@@ -88,14 +89,14 @@ const flagsSeen = (client: TestClient) =>
 
 function setUp(clients = 1) {
   const logLines: string[] = [];
-  const loaded = new LoadedThreads();
+  const loaded = new LoadedThreads((threadId) => new LoadedThread(threadId));
   const log = createLogger('debug', (line) => logLines.push(line));
   const home = tempDir('threadline-approvals-');
   const approvals = new Approvals(loaded, log, new ExecpolicyRules(home, log));
   const peers = Array.from({ length: clients }, () => new TestClient(logLines));
   for (const peer of peers) loaded.subscribe(THREAD, peer.connection);
   loaded.setStatus(THREAD, { type: 'active', activeFlags: [] });
-  const notifier = { notify: (method: string, params: unknown) => loaded.notify(THREAD, method, params) };
+  const notifier: Notifier = { notify: (method, params) => loaded.notify(THREAD, method, params) };
   const journal = {
     turnStarted: async () => {},
     itemCompleted: async () => {},
@@ -104,7 +105,15 @@ function setUp(clients = 1) {
     turnCompleted: async () => {},
   };
   const turn = new ActiveTurn(new TurnEmitter(THREAD, 'turn-1', notifier, journal));
-  return { loaded, approvals, peers, turn, gate: approvals.gateFor(turn), logLines, home };
+  return {
+    loaded,
+    approvals,
+    peers,
+    turn,
+    gate: approvals.gateFor(turn, loaded.get(THREAD)!.grants),
+    logLines,
+    home,
+  };
 }
 
 let gitStatus: CommandLine;

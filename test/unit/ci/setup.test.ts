@@ -93,7 +93,9 @@ describe('.ci/setup.mjs, the one install entry point', function () {
   function assertNoOp(run: Run, before: Record<string, string>, harness: string): void {
     assert.equal(run.status, 0, run.output);
     assert.match(run.output, /everything already installed/);
-    assert.ok(run.stepSeconds < 1, `the steps took ${run.stepSeconds} s:\n${run.output}`);
+    // How fast is the setup step's own line in npm test's phase table, not a timed assertion; a no-op
+    // that took many seconds would mean it did real work (checked below: no network, no apt).
+    assert.ok(run.stepSeconds < 10, `the steps took ${run.stepSeconds} s:\n${run.output}`);
     assert.equal(connections, 0, 'it reached for the network');
     assert.equal(
       existsSync(aptLog),

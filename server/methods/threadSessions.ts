@@ -1,0 +1,109 @@
+// Starting, resuming and forking a thread for a client: the thread record, its settings, the
+// subscription and the `thread/started` announcement. Shared by the thread methods and review/start
+// (a detached review runs on a fork), so no handler has to call another.
+import { resolve } from 'node:path';
+import { applyOverrides, effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
+import type { NotificationMethod, NotificationParamsOf, ParamsOf, ResultOf } from '../protocol/methods';
+import type { SessionSource, Turn } from '../protocol/thread';
+import type { Peer } from '../rpc/clientConnection';
+import type { Services } from '../services';
+import { readGitInfo } from '../threads/gitInfo';
+import type { ThreadSummary } from '../threads/summary';
+import type { NewThread } from '../threads/threadStore';
+import { settingsFor } from './threadSettings';
+import { settleOrphanedTurns, toThread } from './threadView';
+import { encodeTurnCursor } from './turnsList';
+
+const OUR_CLIENTS = new Set(['threadline_vscode', 'codex_vscode']);
+
+type Session = ResultOf<'thread/start'>;
+
+function sourceOf(peer: Peer): SessionSource {
+  return OUR_CLIENTS.has(peer.clientInfo?.name ?? '') ? 'vscode' : 'appServer';
+}
+
+export class ThreadSessions {
+  constructor(private readonly services: Services) {}
+
+  view(summary: ThreadSummary, turns: Turn[] = []) {
+    const { home, loaded } = this.services;
+    return toThread(home, summary, loaded.statusOf(summary.id), turns, summary.path === '');
+  }
+
+  /** Lifecycle notifications go out after the response that caused them. */
+  announce<N extends NotificationMethod>(
+    peer: Peer,
+    threadId: string,
+    method: N,
+    params: NotificationParamsOf<N>,
+  ) {
+    setImmediate(() => this.services.loaded.notifyWith(peer, threadId, method, params));
+  }
+
+  async start(params: ParamsOf<'thread/start'>, peer: Peer): Promise<Session> {
+    const defaults = await this.services.config();
+    const cwd = resolve(params.cwd ?? process.cwd());
+    const settings = applyOverrides({ ...defaults, cwd }, { ...params, cwd });
+    const store = await this.services.store();
+    const summary = await store.create(await this.newThread(settings, peer, params.ephemeral === true));
+    const result = this.session(summary, settings, peer, []);
+    this.announce(peer, summary.id, 'thread/started', { thread: result.thread });
+    return result;
+  }
+
+  async resume(params: ParamsOf<'thread/resume'>, peer: Peer): Promise<ResultOf<'thread/resume'>> {
+    const store = await this.services.store();
+    const summary = store.require(params.threadId);
+    const running = this.services.loaded.statusOf(summary.id).type === 'active';
+    const history = await store.history(summary.id);
+    const settings = await settingsFor(this.services, summary, params);
+    const turns = params.excludeTurns ? [] : settleOrphanedTurns(history.turns, running);
+    const newest = history.turns[history.turns.length - 1];
+    return {
+      ...this.session(summary, settings, peer, turns),
+      turnsBackwardsCursor: newest ? encodeTurnCursor(newest.id, true) : null,
+    };
+  }
+
+  async fork(params: ParamsOf<'thread/fork'>, peer: Peer): Promise<Session> {
+    const store = await this.services.store();
+    const source = store.require(params.threadId);
+    const settings = await settingsFor(this.services, source, params);
+    const thread = await this.newThread(settings, peer, params.ephemeral === true);
+    const summary = await store.fork(source.id, thread, params.lastTurnId ?? undefined);
+    const turns = params.excludeTurns
+      ? []
+      : settleOrphanedTurns((await store.history(summary.id)).turns, false);
+    const result = this.session(summary, settings, peer, turns);
+    this.announce(peer, summary.id, 'thread/started', { thread: { ...result.thread, turns: [] } });
+    return result;
+  }
+
+  /** Loads the thread for the peer with these settings and describes the session. */
+  private session(summary: ThreadSummary, settings: ThreadSettings, peer: Peer, turns: Turn[]): Session {
+    this.services.loaded.subscribe(summary.id, peer).settings = settings;
+    return {
+      thread: this.view(summary, turns),
+      model: settings.model,
+      modelProvider: settings.modelProvider,
+      cwd: settings.cwd,
+      approvalPolicy: settings.approvalPolicy,
+      approvalsReviewer: 'user',
+      sandbox: effectiveSandboxPolicy(settings),
+      reasoningEffort: settings.reasoningEffort,
+    };
+  }
+
+  private async newThread(settings: ThreadSettings, peer: Peer, ephemeral: boolean): Promise<NewThread> {
+    return {
+      cwd: settings.cwd,
+      modelProvider: settings.modelProvider,
+      model: settings.model,
+      source: sourceOf(peer),
+      cliVersion: __THREADLINE_VERSION__,
+      forkedFromId: null,
+      gitInfo: await readGitInfo(settings.cwd),
+      ephemeral,
+    };
+  }
+}
