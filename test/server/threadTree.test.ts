@@ -11,6 +11,7 @@ import {
 import { serverBundle } from '../helpers/paths';
 import { writeRollout } from '../helpers/rollouts';
 import { tempDir } from '../helpers/serverProcess';
+import { until } from '../helpers/until';
 
 const day = 24 * 60 * 60 * 1000;
 /**
@@ -66,14 +67,6 @@ function modelFor(client: ServerClient, scope: string[] | 'all' = ['/work/a'], p
 
 const labels = (nodes: TreeNode[]) =>
   nodes.map((n) => (n.kind === 'group' ? n.label : n.kind === 'thread' ? n.thread.preview : n.kind));
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('the Threads tree model against the real server', () => {
   const clients: ServerClient[] = [];

@@ -20,17 +20,10 @@ import {
   type ProviderOptions,
 } from '../helpers/agent';
 import { tempDir, useServers } from '../helpers/serverProcess';
+import { until } from '../helpers/until';
 
 const WIRES: WireFormat[] = ['responses', 'chat', 'anthropic'];
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 for (const wire of WIRES) {
   describe(`turns over the ${wire} wire`, function () {

@@ -2,13 +2,7 @@
 import type { ThreadNode } from '../../extension/threads/threadTreeModel';
 import { threadlineApi } from './extensionApi';
 
-export async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { until as waitFor } from '../helpers/until';
 
 /** Every thread the tree shows outside Archived, in order. */
 export async function shownIds(): Promise<string[]> {
