@@ -55,7 +55,14 @@ const builds = {
     plugins: [
       apart(/\/providers\/index$/, 'server-providers.js'),
       apart(/^\.\/bashParser$/, 'server-bash.js'),
+      apart(/^\.\/mcpSdk$/, 'server-mcp.js'),
     ],
+  },
+  // The MCP SDK's client: loaded when the first MCP server starts.
+  'server-mcp': {
+    ...node,
+    entryPoints: { 'server-mcp': 'server/mcp/mcpSdk.ts' },
+    outdir: 'dist',
   },
   // The bash parser (tree-sitter and its bash grammar): loaded when the first command line is read.
   'server-bash': {

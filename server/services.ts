@@ -14,6 +14,8 @@ import type { Logger } from './log';
 import type { ModelClient, ProviderConfig } from './providers/types';
 import { invalidParams } from './rpc/rpcError';
 import { LoadedThreads } from './threads/loadedThreads';
+import { McpAuth } from './mcp/oauth';
+import { McpRegistry } from './mcp/registry';
 import { ThreadStore } from './threads/threadStore';
 
 export interface ModelAccess {
@@ -29,6 +31,8 @@ export class Services {
   readonly auth: AuthStore;
   /** Server requests to the clients of each thread. */
   readonly approvals: Approvals;
+  /** The MCP servers of config.toml, shared by every thread. */
+  readonly mcp: McpRegistry;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -39,6 +43,11 @@ export class Services {
   ) {
     this.auth = new AuthStore(home, log);
     this.approvals = new Approvals(this.loaded, log, new ExecpolicyRules(home, log));
+    this.mcp = new McpRegistry(
+      async (fresh) => (fresh ? await loadConfig(home, log) : await this.loadedConfig()).mcpServers,
+      new McpAuth(this.auth, log),
+      log,
+    );
   }
 
   store(): Promise<ThreadStore> {
@@ -124,6 +133,7 @@ export class Services {
     for (const turn of running) turn.interrupt();
     await Promise.all(running.map((turn) => turn.done));
     for (const thread of threads) thread.dispose();
+    await this.mcp.close();
     const store = await this.storePromise?.catch(() => undefined);
     await store?.close();
   }

@@ -1,4 +1,5 @@
-// API keys per provider in $THREADLINE_HOME/auth.json: {"providers": {"<id>": {"apiKey": "…"}}}.
+// API keys per provider in $THREADLINE_HOME/auth.json: {"providers": {"<id>": {"apiKey": "…"}}}, and
+// the OAuth tokens of MCP servers beside them: {"mcpServers": {"<name>": {…}}}.
 // Written whole to a temporary file and renamed over the old one, readable by the owner only. A
 // file that does not parse is kept aside (auth.json.corrupt) rather than silently overwritten.
 // Every change is a read–modify–write under auth.json.lock, so servers of two windows sharing the
@@ -11,6 +12,13 @@ import type { Logger } from '../log';
 
 interface AuthFile {
   providers: Record<string, { apiKey?: string }>;
+  mcpServers?: Record<string, McpCredentials>;
+}
+
+/** What an MCP server's OAuth sign-in leaves: the tokens, and the client it registered for refreshes. */
+export interface McpCredentials {
+  tokens: Record<string, unknown>;
+  client?: Record<string, unknown>;
 }
 
 const OWNER_ONLY = 0o600;
@@ -35,12 +43,34 @@ export class AuthStore {
 
   /** Stores a provider's key, or removes it when `apiKey` is null. */
   setApiKey(providerId: string, apiKey: string | null): Promise<void> {
+    return this.change((file) => {
+      if (apiKey) file.providers[providerId] = { ...file.providers[providerId], apiKey };
+      else delete file.providers[providerId];
+    });
+  }
+
+  async mcpCredentials(server: string): Promise<McpCredentials | null> {
+    const servers = (await this.read()).mcpServers ?? {};
+    const entry = Object.hasOwn(servers, server) ? servers[server] : undefined;
+    return entry && typeof entry.tokens === 'object' && entry.tokens !== null ? entry : null;
+  }
+
+  /** Stores an MCP server's credentials, or forgets them when null. */
+  setMcpCredentials(server: string, credentials: McpCredentials | null): Promise<void> {
+    return this.change((file) => {
+      const servers = { ...file.mcpServers };
+      if (credentials) servers[server] = credentials;
+      else delete servers[server];
+      file.mcpServers = servers;
+    });
+  }
+
+  private change(edit: (file: AuthFile) => void): Promise<void> {
     const change = this.changes.then(async () => {
       await fs.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
       await withFileLock(`${this.path}.lock`, async () => {
         const file = await this.read();
-        if (apiKey) file.providers[providerId] = { ...file.providers[providerId], apiKey };
-        else delete file.providers[providerId];
+        edit(file);
         await this.write(file);
       });
     });
@@ -58,9 +88,9 @@ export class AuthStore {
     await this.tighten();
     try {
       const value = JSON.parse(text) as Partial<AuthFile>;
-      const providers = value.providers;
-      if (typeof providers === 'object' && providers !== null && !Array.isArray(providers))
-        return { providers };
+      const { providers, mcpServers } = value;
+      const isTable = <T>(v: T | undefined): v is T => typeof v === 'object' && v !== null && !Array.isArray(v);
+      if (isTable(providers)) return { providers, ...(isTable(mcpServers) ? { mcpServers } : {}) };
       throw new Error('no "providers" table');
     } catch (error) {
       // Never echo the contents: they may hold keys.

@@ -94,4 +94,6 @@ export interface ApprovalGate {
     params: ServerRequestParamsOf<M>,
     flag: WaitingFlag | null,
   ): Promise<ClientAnswer>;
+  /** Ends the turn as the user asked in an answer to `ask` (a Cancel option). */
+  interruptTurn(): void;
 }

@@ -134,6 +134,7 @@ export class Approvals {
       commandRule: (line) => this.rules.verdict(line),
       filesAllowedForSession: (paths) => grants.pathsAllowed(paths),
       ask: (method, params, flag) => this.broker.ask(threadId, method, params, flag, onInterrupt),
+      interruptTurn: () => turn.interrupt(),
     };
   }
 }

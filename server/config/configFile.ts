@@ -14,6 +14,7 @@ import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import type { ProviderConfig } from '../providers/types';
 import { isTable, resolveProviders } from './providers';
 import { shellEnvironmentPolicyFrom } from './shellEnvironmentPolicy';
+import { mcpServersFrom, type McpServerConfig } from './mcpServers';
 import type { ConfigDefaults } from './settings';
 
 export interface LoadedConfig {
@@ -29,6 +30,8 @@ export interface LoadedConfig {
   threadUnloadDelaySecs: number | null;
   /** `[shell_environment_policy]`, with every provider's env_key never inherited. */
   shellEnvironment: ShellEnvironmentPolicy;
+  /** `[mcp_servers.<name>]`. */
+  mcpServers: McpServerConfig[];
 }
 
 const BUILT_IN_DEFAULTS: ConfigDefaults = {
@@ -53,6 +56,7 @@ const KNOWN_KEYS = new Set([
   'model_auto_compact_token_limit',
   'thread_unload_delay_secs',
   'shell_environment_policy',
+  'mcp_servers',
 ]);
 
 type Table = Record<string, unknown>;
@@ -139,5 +143,6 @@ export function fromTable(table: Table, log: Logger): LoadedConfig {
       [...providers.values()].flatMap((provider) => (provider.envKey ? [provider.envKey] : [])),
       log,
     ),
+    mcpServers: mcpServersFrom(table.mcp_servers, log),
   };
 }

@@ -10,6 +10,7 @@ import { reviewHandlers } from './review';
 import { commandHandlers } from './command';
 import { backgroundTerminalHandlers } from './commandThread';
 import { ThreadSessions } from './threadSessions';
+import { mcpHandlers } from './mcp';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -22,5 +23,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...reviewHandlers(services, sessions),
     ...commandHandlers(services),
     ...backgroundTerminalHandlers(services),
+    ...mcpHandlers(services),
   };
 }

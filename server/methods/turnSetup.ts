@@ -13,6 +13,7 @@ import { applyPatchTool } from '../tools/applyPatchTool';
 import { updatePlanTool } from '../tools/updatePlan';
 import { viewImageTool } from '../tools/viewImage';
 import { dynamicTools } from '../tools/dynamicTools';
+import { mcpTools } from '../tools/mcpTools';
 import { requestUserInputTool } from '../tools/userInputTool';
 import { execCommandTool } from '../tools/execCommand';
 import { writeStdinTool } from '../tools/writeStdin';
@@ -72,7 +73,13 @@ export async function prepareTurn(
     },
     history: review ? [] : (history.modelHistory as ConversationEntry[]),
     input: review ? input.entries : [...notes, ...input.entries],
-    tools: review ? [] : toolsFor(config, settings, thread.commands, await services.commandEnvironment()),
+    tools: review
+      ? []
+      : [
+          ...toolsFor(config, settings, thread.commands, await services.commandEnvironment()),
+          // Each server is up or failed within its startup timeout; a failed one offers no tools.
+          ...mcpTools(await services.mcp.started()),
+        ],
     cwd: settings.cwd,
     permissions: {
       approvalPolicy: settings.approvalPolicy,

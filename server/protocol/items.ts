@@ -7,6 +7,7 @@ import { CommandExecutionItem } from './commandExecution';
 import { FileChangeItem } from './fileChange';
 import { DynamicToolCallItem, ImageViewItem } from './toolCallItems';
 import { EnteredReviewModeItem, ExitedReviewModeItem } from './reviewItems';
+import { McpToolCallItem } from './mcp';
 
 export const MessagePhase = StringEnum(['commentary', 'final_answer']);
 
@@ -48,6 +49,7 @@ export const ThreadItem = Type.Union([
   FileChangeItem,
   ImageViewItem,
   DynamicToolCallItem,
+  McpToolCallItem,
   EnteredReviewModeItem,
   ExitedReviewModeItem,
 ]);

@@ -10,6 +10,7 @@ import * as A from './accountMethods';
 import * as M from './modelMethods';
 import * as R from './reviewMethods';
 import * as C from './commandMethods';
+import * as Mcp from './mcp';
 
 export interface MethodSpec {
   params: TSchema;
@@ -57,6 +58,10 @@ export const clientRequests = {
     experimental: true,
     specOnly: true,
   },
+  'mcpServerStatus/list': { params: Mcp.ListMcpServerStatusParams, result: Mcp.ListMcpServerStatusResponse },
+  'mcpServer/resource/read': { params: Mcp.McpResourceReadParams, result: Mcp.McpResourceReadResponse },
+  'config/mcpServer/reload': { params: Mcp.McpServerRefreshParams, result: Mcp.McpServerRefreshResponse },
+  'mcpServer/oauth/login': { params: Mcp.McpServerOauthLoginParams, result: Mcp.McpServerOauthLoginResponse },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

@@ -8,6 +8,7 @@ import { commandExecutionNotifications } from './commandExecution';
 import { commandNotifications } from './commandMethods';
 import { serverRequestNotifications } from './serverRequests';
 import { fileChangeNotifications } from './fileChange';
+import { mcpNotifications } from './mcp';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -24,4 +25,5 @@ export const serverNotifications = {
   ...commandNotifications,
   ...serverRequestNotifications,
   ...fileChangeNotifications,
+  ...mcpNotifications,
 } as const;

@@ -1,0 +1,89 @@
+// The MCP servers of config.toml, one connection each, shared by every thread. Servers start on
+// first use (a turn, or the status list), all at once, each bounded by its own startup timeout.
+// config/mcpServer/reload reads the config again: changed, removed or failed servers are closed and
+// start again on next use, so loaded threads see the new tools on their next turn.
+import type { McpServerConfig } from '../config/mcpServers';
+import type { Logger } from '../log';
+import type { McpAuthStatus } from '../protocol/mcp';
+import { McpConnection } from './connection';
+import type { McpAuth } from './oauth';
+
+export class McpRegistry {
+  private connections: Map<string, McpConnection> | null = null;
+  private loading: Promise<Map<string, McpConnection>> | null = null;
+
+  constructor(
+    private readonly readConfig: (fresh: boolean) => Promise<McpServerConfig[]>,
+    readonly auth: McpAuth,
+    private readonly log: Logger,
+  ) {}
+
+  /** Every configured server, started or not, in config order. */
+  async list(): Promise<McpConnection[]> {
+    return [...(await this.load()).values()];
+  }
+
+  async get(name: string): Promise<McpConnection | undefined> {
+    return (await this.load()).get(name);
+  }
+
+  /** Starts what is not running yet; resolves when each is up or has failed (its timeout at most). */
+  async started(): Promise<McpConnection[]> {
+    const all = await this.list();
+    await Promise.all(all.map((connection) => connection.ensureStarted()));
+    return all;
+  }
+
+  async authStatus(connection: McpConnection): Promise<McpAuthStatus> {
+    const { transport } = connection.config;
+    if (transport.type === 'stdio') return 'unsupported';
+    if (transport.bearerTokenEnvVar) return 'bearerToken';
+    if (await this.auth.signedIn(connection.config.name)) return 'oAuth';
+    return connection.status === 'authenticationRequired' ? 'notLoggedIn' : 'unsupported';
+  }
+
+  /** Reads the config again; a server whose entry is unchanged and running stays up. */
+  async reload(): Promise<void> {
+    const previous = await this.load();
+    const configs = await this.readConfig(true);
+    const next = new Map<string, McpConnection>();
+    for (const config of configs) {
+      const old = previous.get(config.name);
+      if (old && old.status === 'connected' && sameConfig(old.config, config)) next.set(config.name, old);
+      else next.set(config.name, new McpConnection(config, this.log, this.auth));
+    }
+    this.connections = next;
+    this.loading = Promise.resolve(next);
+    await Promise.all([...previous.values()].filter((c) => next.get(c.config.name) !== c).map((c) => c.close()));
+    this.log.info(`mcp: reloaded, ${configs.length} server(s) configured`);
+  }
+
+  /** Starts one server anew (after a sign-in), keeping its config. */
+  async restart(name: string): Promise<void> {
+    const connections = await this.load();
+    const old = connections.get(name);
+    if (!old) return;
+    connections.set(name, new McpConnection(old.config, this.log, this.auth));
+    await old.close();
+  }
+
+  async close(): Promise<void> {
+    this.auth.close();
+    const connections = this.connections;
+    this.connections = null;
+    this.loading = null;
+    await Promise.all([...(connections?.values() ?? [])].map((c) => c.close()));
+  }
+
+  private load(): Promise<Map<string, McpConnection>> {
+    this.loading ??= this.readConfig(false).then((configs) => {
+      this.connections = new Map(configs.map((c) => [c.name, new McpConnection(c, this.log, this.auth)]));
+      return this.connections;
+    });
+    return this.loading;
+  }
+}
+
+function sameConfig(a: McpServerConfig, b: McpServerConfig): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
