@@ -89,7 +89,8 @@ export class AuthStore {
     try {
       const value = JSON.parse(text) as Partial<AuthFile>;
       const { providers, mcpServers } = value;
-      const isTable = <T>(v: T | undefined): v is T => typeof v === 'object' && v !== null && !Array.isArray(v);
+      const isTable = <T>(v: T | undefined): v is T =>
+        typeof v === 'object' && v !== null && !Array.isArray(v);
       if (isTable(providers)) return { providers, ...(isTable(mcpServers) ? { mcpServers } : {}) };
       throw new Error('no "providers" table');
     } catch (error) {

@@ -54,7 +54,8 @@ export function mcpServersFrom(section: unknown, log: Logger): McpServerConfig[]
   }
   const servers: McpServerConfig[] = [];
   for (const [name, entry] of Object.entries(section)) {
-    const problem = (why: string) => log.warn(`config.toml: mcp_servers.${name} ${why}; this server is left out`);
+    const problem = (why: string) =>
+      log.warn(`config.toml: mcp_servers.${name} ${why}; this server is left out`);
     if (!NAME.test(name)) {
       log.warn(
         `config.toml: mcp_servers.${JSON.stringify(name).slice(0, 80)}: a server name may hold only letters, digits, _ and -; left out`,
@@ -73,7 +74,9 @@ export function mcpServersFrom(section: unknown, log: Logger): McpServerConfig[]
       const value = entry[key];
       if (value === undefined) return fallbackMs;
       if (typeof value === 'number' && value > 0 && Number.isFinite(value)) return Math.round(value * 1000);
-      log.warn(`config.toml: mcp_servers.${name}.${key} must be a number of seconds above 0; using the default`);
+      log.warn(
+        `config.toml: mcp_servers.${name}.${key} must be a number of seconds above 0; using the default`,
+      );
       return fallbackMs;
     };
     const startupMs =
@@ -93,13 +96,16 @@ export function mcpServersFrom(section: unknown, log: Logger): McpServerConfig[]
   return servers;
 }
 
-function transportOf(entry: Record<string, unknown>, problem: (why: string) => void): McpTransportConfig | null {
+function transportOf(
+  entry: Record<string, unknown>,
+  problem: (why: string) => void,
+): McpTransportConfig | null {
   const { command, args, env, cwd, url, http_headers, bearer_token_env_var } = entry;
-  if (command !== undefined && url !== undefined) return problem('has both `command` and `url`'), null;
+  if (command !== undefined && url !== undefined) return (problem('has both `command` and `url`'), null);
   if (typeof command === 'string' && command.length > 0) {
-    if (args !== undefined && !isStringList(args)) return problem('.args must be a list of strings'), null;
-    if (env !== undefined && !isStringTable(env)) return problem('.env must be a table of strings'), null;
-    if (cwd !== undefined && typeof cwd !== 'string') return problem('.cwd must be a string'), null;
+    if (args !== undefined && !isStringList(args)) return (problem('.args must be a list of strings'), null);
+    if (env !== undefined && !isStringTable(env)) return (problem('.env must be a table of strings'), null);
+    if (cwd !== undefined && typeof cwd !== 'string') return (problem('.cwd must be a string'), null);
     return { type: 'stdio', command, args: args ?? [], env: env ?? {}, cwd: cwd ?? null };
   }
   if (typeof url === 'string') {
@@ -107,13 +113,14 @@ function transportOf(entry: Record<string, unknown>, problem: (why: string) => v
     try {
       parsed = new URL(url);
     } catch {
-      return problem('.url is not a URL'), null;
+      return (problem('.url is not a URL'), null);
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return problem('.url must be http(s)'), null;
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      return (problem('.url must be http(s)'), null);
     if (http_headers !== undefined && !isStringTable(http_headers))
-      return problem('.http_headers must be a table of strings'), null;
+      return (problem('.http_headers must be a table of strings'), null);
     if (bearer_token_env_var !== undefined && typeof bearer_token_env_var !== 'string')
-      return problem('.bearer_token_env_var must be a variable name'), null;
+      return (problem('.bearer_token_env_var must be a variable name'), null);
     return {
       type: 'http',
       url,
@@ -121,11 +128,13 @@ function transportOf(entry: Record<string, unknown>, problem: (why: string) => v
       bearerTokenEnvVar: bearer_token_env_var ?? null,
     };
   }
-  return problem('needs a `command` (stdio) or a `url` (streamable HTTP)'), null;
+  return (problem('needs a `command` (stdio) or a `url` (streamable HTTP)'), null);
 }
 
 /** What a server runs or reaches, as the user should see it before trusting it. */
 export function describeTransport(transport: McpTransportConfig): string {
   if (transport.type === 'http') return transport.url;
-  return [transport.command, ...transport.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
+  return [transport.command, ...transport.args]
+    .map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w)))
+    .join(' ');
 }

@@ -6,9 +6,10 @@ import type { Readable } from 'node:stream';
 import type { McpServerConfig } from '../config/mcpServers';
 import type { Logger } from '../log';
 import type { McpResource, McpResourceTemplate, McpServerConnectionStatus, McpTool } from '../protocol/mcp';
+import type * as McpSdk from './mcpSdk';
 import type { McpAuth } from './oauth';
 
-type Sdk = typeof import('./mcpSdk');
+type Sdk = typeof McpSdk;
 type SdkClient = InstanceType<Sdk['Client']>;
 export type CallToolResult = Awaited<ReturnType<SdkClient['callTool']>>;
 export type ReadResourceResult = Awaited<ReturnType<SdkClient['readResource']>>;
@@ -83,7 +84,8 @@ export class McpConnection {
     } catch (error) {
       this.client = null;
       await client.close().catch(() => {});
-      const unauthorized = error instanceof sdk.UnauthorizedError || /\b401\b|unauthori[sz]ed/i.test(`${error}`);
+      const unauthorized =
+        error instanceof sdk.UnauthorizedError || /\b401\b|unauthori[sz]ed/i.test(`${error}`);
       this.status = unauthorized ? 'authenticationRequired' : 'failed';
       this.error = unauthorized
         ? 'the server needs you to sign in (mcpServer/oauth/login)'
@@ -100,7 +102,8 @@ export class McpConnection {
       const headers: Record<string, string> = { ...transport.headers };
       if (transport.bearerTokenEnvVar) {
         const token = process.env[transport.bearerTokenEnvVar];
-        if (!token) throw new Error(`the variable ${transport.bearerTokenEnvVar} (bearer_token_env_var) is not set`);
+        if (!token)
+          throw new Error(`the variable ${transport.bearerTokenEnvVar} (bearer_token_env_var) is not set`);
         headers.Authorization = `Bearer ${token}`;
       }
       return new sdk.StreamableHTTPClientTransport(new URL(transport.url), {
@@ -129,7 +132,8 @@ export class McpConnection {
       const lines = (tail + chunk).split('\n');
       tail = lines.pop() ?? '';
       if (tail.length > STDERR_LINE_LIMIT) tail = tail.slice(0, STDERR_LINE_LIMIT);
-      for (const line of lines) if (line.trim()) this.log.info(`mcp ${this.config.name} stderr: ${line.slice(0, STDERR_LINE_LIMIT)}`);
+      for (const line of lines)
+        if (line.trim()) this.log.info(`mcp ${this.config.name} stderr: ${line.slice(0, STDERR_LINE_LIMIT)}`);
     });
   }
 
@@ -158,7 +162,12 @@ export class McpConnection {
       this.resources = await pages(async (cursor) => {
         const r = await client.listResources(cursor ? { cursor } : undefined, options());
         return { items: r.resources as McpResource[], next: r.nextCursor };
-      }).catch((error: Error) => (this.log.warn(`mcp ${this.config.name}: resources: ${oneLine(error.message)}`), []));
+      }).catch(
+        (error: Error) => (
+          this.log.warn(`mcp ${this.config.name}: resources: ${oneLine(error.message)}`),
+          []
+        ),
+      );
       this.resourceTemplates = await pages(async (cursor) => {
         const r = await client.listResourceTemplates(cursor ? { cursor } : undefined, options());
         return { items: r.resourceTemplates as McpResourceTemplate[], next: r.nextCursor };
@@ -176,26 +185,38 @@ export class McpConnection {
     this.log.warn(`mcp ${this.config.name}: the server exited`);
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<CallToolResult> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: ToolCallOptions,
+  ): Promise<CallToolResult> {
     await this.ensureStarted();
     const client = this.client;
-    if (!client || this.status !== 'connected') throw new Error(`${this.config.name} is not available: ${this.error ?? this.status}`);
+    if (!client || this.status !== 'connected')
+      throw new Error(`${this.config.name} is not available: ${this.error ?? this.status}`);
     const timeoutMs = this.config.toolTimeoutMs;
-    return client.callTool({ name: tool, arguments: args }, undefined, {
-      signal: options.signal,
-      timeout: timeoutMs,
-      // Progress shows the tool is alive, but never past the timeout: a chatty hang still ends.
-      maxTotalTimeout: timeoutMs,
-      onprogress: ({ progress, total, message }) =>
-        options.onProgress(message ?? (total ? `${progress}/${total}` : `${progress}`)),
-    }).catch((error: Error) => {
-      throw new Error(/timed out|timeout/i.test(error.message) ? `no answer within ${timeoutMs / 1000} s` : oneLine(error.message));
-    });
+    return client
+      .callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: timeoutMs,
+        // Progress shows the tool is alive, but never past the timeout: a chatty hang still ends.
+        maxTotalTimeout: timeoutMs,
+        onprogress: ({ progress, total, message }) =>
+          options.onProgress(message ?? (total ? `${progress}/${total}` : `${progress}`)),
+      })
+      .catch((error: Error) => {
+        throw new Error(
+          /timed out|timeout/i.test(error.message)
+            ? `no answer within ${timeoutMs / 1000} s`
+            : oneLine(error.message),
+        );
+      });
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {
     await this.ensureStarted();
-    if (!this.client || this.status !== 'connected') throw new Error(`${this.config.name} is not available: ${this.error ?? this.status}`);
+    if (!this.client || this.status !== 'connected')
+      throw new Error(`${this.config.name} is not available: ${this.error ?? this.status}`);
     return this.client.readResource({ uri }, { timeout: this.config.toolTimeoutMs });
   }
 

@@ -122,7 +122,7 @@ export class McpAuth {
       done = true;
       clearTimeout(timer);
       listener.close();
-      throw new Error(`cannot start the sign-in: ${(error as Error).message}`);
+      throw new Error(`cannot start the sign-in: ${(error as Error).message}`, { cause: error });
     }
     if (!authorizationUrl) {
       finish(false, 'the server did not ask for a sign-in');

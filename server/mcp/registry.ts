@@ -54,7 +54,9 @@ export class McpRegistry {
     }
     this.connections = next;
     this.loading = Promise.resolve(next);
-    await Promise.all([...previous.values()].filter((c) => next.get(c.config.name) !== c).map((c) => c.close()));
+    await Promise.all(
+      [...previous.values()].filter((c) => next.get(c.config.name) !== c).map((c) => c.close()),
+    );
     this.log.info(`mcp: reloaded, ${configs.length} server(s) configured`);
   }
 

@@ -50,7 +50,11 @@ export function mcpHandlers(services: Services): HandlerTable {
           contents: contents.map((c) =>
             'text' in c && typeof c.text === 'string'
               ? { uri: c.uri, mimeType: c.mimeType ?? null, text: c.text }
-              : { uri: c.uri, mimeType: c.mimeType ?? null, blob: String((c as { blob?: unknown }).blob ?? '') },
+              : {
+                  uri: c.uri,
+                  mimeType: c.mimeType ?? null,
+                  blob: String((c as { blob?: unknown }).blob ?? ''),
+                },
           ),
         };
       } catch (error) {
@@ -70,9 +74,13 @@ export function mcpHandlers(services: Services): HandlerTable {
       const { config } = await named(params.name);
       const { transport } = config;
       if (transport.type !== 'http')
-        throw invalidParams(`${params.name} is a stdio server; only streamable HTTP servers sign in with OAuth`);
+        throw invalidParams(
+          `${params.name} is a stdio server; only streamable HTTP servers sign in with OAuth`,
+        );
       if (transport.bearerTokenEnvVar)
-        throw invalidParams(`${params.name} uses a bearer token from ${transport.bearerTokenEnvVar}, not OAuth`);
+        throw invalidParams(
+          `${params.name} uses a bearer token from ${transport.bearerTokenEnvVar}, not OAuth`,
+        );
       try {
         return await mcp.auth.login({
           name: params.name,

@@ -89,9 +89,7 @@ export const McpServerStatus = Shape({
   runtimeStatus: Opt(McpServerConnectionStatus),
   toolsError: Opt(Type.String()),
   httpOrigin: Opt(Type.String()),
-  serverInfo: Opt(
-    Type.Object({ name: Type.String(), version: Type.String(), title: Opt(Type.String()) }),
-  ),
+  serverInfo: Opt(Type.Object({ name: Type.String(), version: Type.String(), title: Opt(Type.String()) })),
 });
 export type McpServerStatus = Static<typeof McpServerStatus>;
 

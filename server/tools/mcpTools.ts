@@ -47,7 +47,9 @@ export function modelToolName(server: string, tool: string): string {
 
 function mcpTool(connection: McpConnection, tool: McpTool, name: string): AgentTool {
   const server = connection.config.name;
-  const annotations = (typeof tool.annotations === 'object' && tool.annotations ? tool.annotations : {}) as Annotations;
+  const annotations = (
+    typeof tool.annotations === 'object' && tool.annotations ? tool.annotations : {}
+  ) as Annotations;
   const readOnly = annotations.readOnlyHint === true;
   const destructive = annotations.destructiveHint === true && !readOnly;
   const schema = tool.inputSchema;
@@ -90,7 +92,9 @@ function mcpTool(connection: McpConnection, tool: McpTool, name: string): AgentT
       const mustAsk = destructive || (context.permissions.approvalPolicy === 'untrusted' && !readOnly);
       context.emit.itemStarted(item);
       if (mustAsk && context.permissions.approvalPolicy === 'never') {
-        return fail('it may change data and needs approval, which the approval policy "never" does not allow; it did not run');
+        return fail(
+          'it may change data and needs approval, which the approval policy "never" does not allow; it did not run',
+        );
       }
       if (mustAsk) {
         const refusal = await askApproval(context, call.callId, server, tool.name, args, destructive);
@@ -158,7 +162,8 @@ async function askApproval(
 
 function readChoice(result: unknown): string | null {
   const answers = (result as { answers?: Record<string, { answers?: unknown }> } | null)?.answers;
-  const list = answers && Object.hasOwn(answers, APPROVAL_QUESTION) ? answers[APPROVAL_QUESTION]?.answers : null;
+  const list =
+    answers && Object.hasOwn(answers, APPROVAL_QUESTION) ? answers[APPROVAL_QUESTION]?.answers : null;
   return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : null;
 }
 
@@ -183,7 +188,8 @@ function forModel(result: { content: unknown[]; structuredContent?: unknown }): 
   const addText = (text: string) => {
     const kept = text.slice(0, Math.max(0, budget));
     budget -= kept.length;
-    if (kept) parts.push({ type: 'text', text: kept.length < text.length ? `${kept}\n[output truncated]` : kept });
+    if (kept)
+      parts.push({ type: 'text', text: kept.length < text.length ? `${kept}\n[output truncated]` : kept });
   };
   for (const part of result.content) {
     const p = part as { type?: unknown; data?: unknown; mimeType?: unknown };
@@ -192,6 +198,7 @@ function forModel(result: { content: unknown[]; structuredContent?: unknown }): 
       parts.push({ type: 'image', url: `data:${p.mimeType};base64,${p.data}` });
     else addText(JSON.stringify(part));
   }
-  if (!parts.length && result.structuredContent !== undefined) addText(JSON.stringify(result.structuredContent));
+  if (!parts.length && result.structuredContent !== undefined)
+    addText(JSON.stringify(result.structuredContent));
   return parts.length ? parts : '(no output)';
 }
