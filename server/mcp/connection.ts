@@ -7,7 +7,7 @@ import type { McpServerConfig } from '../config/mcpServers';
 import type { Logger } from '../log';
 import type { McpResource, McpResourceTemplate, McpServerConnectionStatus, McpTool } from '../protocol/mcp';
 import type * as McpSdk from './mcpSdk';
-import type { McpAuth } from './oauth';
+import { SignInRequiredError, type McpAuth } from './oauth';
 
 type Sdk = typeof McpSdk;
 type SdkClient = InstanceType<Sdk['Client']>;
@@ -85,10 +85,12 @@ export class McpConnection {
       this.client = null;
       await client.close().catch(() => {});
       const unauthorized =
-        error instanceof sdk.UnauthorizedError || /\b401\b|unauthori[sz]ed/i.test(`${error}`);
+        error instanceof SignInRequiredError ||
+        error instanceof sdk.UnauthorizedError ||
+        /\b401\b|unauthori[sz]ed/i.test(`${error}`);
       this.status = unauthorized ? 'authenticationRequired' : 'failed';
       this.error = unauthorized
-        ? 'the server needs you to sign in (mcpServer/oauth/login)'
+        ? new SignInRequiredError().message
         : oneLine((error as Error).message ?? String(error));
       this.log.warn(`mcp ${name}: failed to start: ${this.error}`);
     } finally {

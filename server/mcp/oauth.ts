@@ -29,6 +29,13 @@ export interface LoginRequest {
 
 const CLIENT_NAME = 'Threadline';
 
+/** The server wants a sign-in that only mcpServer/oauth/login may start. */
+export class SignInRequiredError extends Error {
+  constructor() {
+    super('the server needs you to sign in (mcpServer/oauth/login)');
+  }
+}
+
 export class McpAuth {
   /** Logins waiting for their callback, by server: a new one for the same server replaces the old. */
   private readonly pending = new Map<string, { close(reason: string): void }>();
@@ -61,12 +68,16 @@ export class McpAuth {
         const client = (await store.mcpCredentials(name))?.client;
         await store.setMcpCredentials(name, { tokens, ...(client ? { client } : {}) });
       },
+      // Registering a client or sending the user to the browser is a sign-in: not here.
+      saveClientInformation() {
+        throw new SignInRequiredError();
+      },
       redirectToAuthorization() {
-        throw new Error('sign-in required');
+        throw new SignInRequiredError();
       },
       saveCodeVerifier() {},
       codeVerifier() {
-        throw new Error('sign-in required');
+        throw new SignInRequiredError();
       },
     };
   }
