@@ -77,8 +77,7 @@ export async function prepareTurn(
       ? []
       : [
           ...toolsFor(config, settings, thread.commands, await services.commandEnvironment()),
-          // Each server is up or failed within its startup timeout; a failed one offers no tools.
-          ...mcpTools(await services.mcp.started()),
+          ...mcpTools(await startedMcpServers(services, active)),
         ],
     cwd: settings.cwd,
     permissions: {
@@ -92,6 +91,24 @@ export async function prepareTurn(
     compactOnly: input.compactOnly,
     planMode: settings.collaborationMode?.mode === 'plan',
   };
+}
+
+/**
+ * Each server is up or failed within its startup timeout; a failed one offers no tools, and the
+ * thread hears why (mcpServer/startupStatus/updated) on every turn until it works again.
+ */
+async function startedMcpServers(services: Services, active: ActiveTurn) {
+  const connections = await services.mcp.started();
+  for (const { config, status, error } of connections) {
+    if (status !== 'failed' && status !== 'authenticationRequired') continue;
+    active.emit.threadEvent('mcpServer/startupStatus/updated', {
+      name: config.name,
+      status: 'failed',
+      error,
+      threadId: active.threadId,
+    });
+  }
+  return connections;
 }
 
 function toolsFor(

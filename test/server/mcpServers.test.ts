@@ -226,6 +226,15 @@ describe('MCP servers', function () {
     assert.ok(Date.now() - began < 12_000, `the turn waited ${Date.now() - began} ms`);
     assert.ok(offered(0).includes('mcp__good__echo'));
     assert.ok(!offered(0).some((n) => /crashy|stuck|noisy/.test(n)));
+    const told = s.notifications('mcpServer/startupStatus/updated').map((m) => m.params);
+    assert.deepEqual(
+      told.map((p) => [(p as { name: string }).name, (p as { status: string }).status]),
+      [
+        ['crashy', 'failed'],
+        ['stuck', 'failed'],
+        ['noisy', 'failed'],
+      ],
+    );
 
     const { data } = await statusList(s);
     const by = Object.fromEntries(data.map((d) => [d.name, d]));
