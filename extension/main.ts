@@ -13,6 +13,7 @@ import { ThreadlineServer } from './server/threadlineServer';
 import { ThreadsView } from './threads/threadsView';
 import { setupStatus } from './account/setupStatus';
 import { walkthroughProgress } from './walkthrough/walkthroughProgress';
+import { McpServersView } from './mcp/mcpServersView';
 
 let server: ThreadlineServer | undefined;
 
@@ -23,6 +24,7 @@ export interface ThreadlineApi {
   approvals: PendingApprovals;
   reviews: FileChangeReviews;
   alerts: PromptAlerts;
+  mcp: McpServersView;
 }
 
 export function activate(context: vscode.ExtensionContext): ThreadlineApi {
@@ -34,12 +36,14 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
   const threads = new ThreadsView(server, context.workspaceState, approvals);
   const reviews = new FileChangeReviews(server, approvals);
   const alerts = new PromptAlerts(approvals, reviews);
+  const mcp = new McpServersView(server);
   context.subscriptions.push(
     server,
     threads,
     approvals,
     reviews,
     alerts,
+    mcp,
     new ServerStatus(server),
     ...accountCommands(server, keys),
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
@@ -48,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     ...registerConversation(context, server, approvals),
     ...walkthroughProgress(server, () => setupStatus(server!)),
   );
-  return { server, threads, approvals, reviews, alerts };
+  return { server, threads, approvals, reviews, alerts, mcp };
 }
 
 /** VS Code waits for this (it disposes the subscriptions afterwards): the server child exits cleanly. */

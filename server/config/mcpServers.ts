@@ -106,7 +106,7 @@ function transportOf(
     if (args !== undefined && !isStringList(args)) return (problem('.args must be a list of strings'), null);
     if (env !== undefined && !isStringTable(env)) return (problem('.env must be a table of strings'), null);
     if (cwd !== undefined && typeof cwd !== 'string') return (problem('.cwd must be a string'), null);
-    return { type: 'stdio', command, args: args ?? [], env: env ?? {}, cwd: cwd ?? null };
+    return { type: 'stdio', command, args: args ?? [], env: { ...env }, cwd: cwd ?? null };
   }
   if (typeof url === 'string') {
     let parsed: URL;
@@ -124,7 +124,7 @@ function transportOf(
     return {
       type: 'http',
       url,
-      headers: http_headers ?? {},
+      headers: { ...http_headers },
       bearerTokenEnvVar: bearer_token_env_var ?? null,
     };
   }
