@@ -61,6 +61,10 @@ export class McpServersView implements vscode.TreeDataProvider<McpNode>, vscode.
     return node.kind === 'server' ? childrenOf(node) : [];
   }
 
+  getParent(node: McpNode): McpNode | undefined {
+    return node.kind === 'server' ? undefined : this.servers.find((s) => s.name === node.server);
+  }
+
   getTreeItem(node: McpNode): vscode.TreeItem {
     if (node.kind === 'server') {
       const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);

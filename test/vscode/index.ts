@@ -22,6 +22,7 @@ export async function run(): Promise<void> {
     await import('./approvals.test');
     await import('./diffViews.test');
     await import('./workspaceSettings.test');
+    await import('./mcpServers.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {
