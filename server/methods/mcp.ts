@@ -22,12 +22,7 @@ export function mcpHandlers(services: Services): HandlerTable {
   };
 
   return {
-    'mcpServerStatus/list': async (params: {
-      cursor?: string | null;
-      limit?: number | null;
-      detail?: 'full' | 'toolsAndAuthOnly' | null;
-      serverName?: string | null;
-    }) => {
+    'mcpServerStatus/list': async (params) => {
       const all = params.serverName ? [await named(params.serverName)] : await mcp.list();
       const start = params.cursor ? Number(params.cursor) : 0;
       if (!Number.isInteger(start) || start < 0 || start > all.length)
@@ -42,7 +37,7 @@ export function mcpHandlers(services: Services): HandlerTable {
       return { data, nextCursor: next < all.length ? String(next) : null };
     },
 
-    'mcpServer/resource/read': async (params: { server: string; uri: string }) => {
+    'mcpServer/resource/read': async (params) => {
       const connection = await named(params.server);
       try {
         const { contents } = await connection.readResource(params.uri);
@@ -67,10 +62,7 @@ export function mcpHandlers(services: Services): HandlerTable {
       return {};
     },
 
-    'mcpServer/oauth/login': async (
-      params: { name: string; scopes?: string[] | null; timeoutSecs?: number | null },
-      { peer },
-    ) => {
+    'mcpServer/oauth/login': async (params, { peer }) => {
       const { config } = await named(params.name);
       const { transport } = config;
       if (transport.type !== 'http')
