@@ -14,13 +14,14 @@ import { settingsFor } from './threadSettings';
 import { settleOrphanedTurns, toThread } from './threadView';
 import { encodeTurnCursor } from './turnsList';
 
-const OUR_CLIENTS = new Set(['threadline_vscode', 'codex_vscode']);
+/**
+ * As the reference server does, every thread started through the app-server is interactive
+ * (`vscode`), whoever the client is, so any client finds its threads in the default listing; the
+ * client's own name is kept as the thread's originator.
+ */
+const APP_SERVER_SOURCE: SessionSource = 'vscode';
 
 type Session = ResultOf<'thread/start'>;
-
-function sourceOf(peer: Peer): SessionSource {
-  return OUR_CLIENTS.has(peer.clientInfo?.name ?? '') ? 'vscode' : 'appServer';
-}
 
 export class ThreadSessions {
   constructor(private readonly services: Services) {}
@@ -99,7 +100,8 @@ export class ThreadSessions {
       cwd: settings.cwd,
       modelProvider: settings.modelProvider,
       model: settings.model,
-      source: sourceOf(peer),
+      source: APP_SERVER_SOURCE,
+      originator: peer.clientInfo?.name ?? null,
       cliVersion: __THREADLINE_VERSION__,
       forkedFromId: null,
       gitInfo: await readGitInfo(settings.cwd),

@@ -29,6 +29,7 @@ export function toThread(
     forkedFromId: summary.forkedFromId,
     gitInfo: summary.gitInfo,
     path: summary.path ? join(home, summary.path) : null,
+    originator: summary.originator,
   };
 }
 

@@ -1,9 +1,9 @@
 // The index in memory: one array per summary field (a column) rather than one object per thread.
 // Loading it is one JSON.parse of a few long arrays, with no per-thread objects to build or
 // collect, which keeps a 10,000-thread index to a few MiB; a ThreadSummary object is made only for
-// the rows a caller asks for. Values that many threads repeat (cwd, provider, model, source, CLI
-// version) are stored once and referred to by number. Rows of deleted threads stay as holes (id
-// null) until the next snapshot leaves them out.
+// the rows a caller asks for. Values that many threads repeat (cwd, provider, model, source,
+// originator, CLI version) are stored once and referred to by number. Rows of deleted threads stay
+// as holes (id null) until the next snapshot leaves them out.
 import type { ThreadSortKey } from '../protocol/enums';
 import type { GitInfo, SessionSource } from '../protocol/thread';
 import { pageOf, sourceKind, type ListPage, type ListQuery, type Position } from './listing';
@@ -35,7 +35,7 @@ class Interned<T> {
   }
 }
 
-const SHARED = ['cwd', 'modelProvider', 'model', 'source', 'cliVersion'] as const;
+const SHARED = ['cwd', 'modelProvider', 'model', 'source', 'originator', 'cliVersion'] as const;
 type Shared = (typeof SHARED)[number];
 type SharedValues = { [K in Shared]: ThreadSummary[K][] };
 
@@ -49,6 +49,7 @@ export interface Columns {
   modelProvider: number[];
   model: number[];
   source: number[];
+  originator: number[];
   cliVersion: number[];
   name: (string | null)[];
   preview: string[];
@@ -96,6 +97,7 @@ export class SummaryTable {
       modelProvider: new Interned(values.modelProvider),
       model: new Interned(values.model),
       source: new Interned(values.source),
+      originator: new Interned(values.originator),
       cliVersion: new Interned(values.cliVersion),
     };
     columns.id.forEach((id, row) => id !== null && this.rowOf.set(id, row));
@@ -107,6 +109,7 @@ export class SummaryTable {
       modelProvider: [],
       model: [],
       source: [],
+      originator: [],
       cliVersion: [],
     });
   }
@@ -132,7 +135,14 @@ export class SummaryTable {
   /** Live rows only, newest first, so the next load finds its created_at order already sorted. */
   toSnapshot(): TableSnapshot {
     const out = emptyColumns();
-    const values = { cwd: [], modelProvider: [], model: [], source: [], cliVersion: [] } as SharedValues;
+    const values = {
+      cwd: [],
+      modelProvider: [],
+      model: [],
+      source: [],
+      originator: [],
+      cliVersion: [],
+    } as SharedValues;
     const recode = Object.fromEntries(
       SHARED.map((field) => [field, new Interned(values[field] as unknown[])]),
     );
@@ -232,7 +242,7 @@ export class SummaryTable {
 
   private summaryAt(row: number): ThreadSummary {
     const c = this.columns;
-    const { cwd, modelProvider, model, source, cliVersion } = this.shared;
+    const { cwd, modelProvider, model, source, originator, cliVersion } = this.shared;
     const id = c.id[row]!;
     const createdAt = c.createdAt[row]!;
     const archived = c.archived[row] === 1;
@@ -244,6 +254,7 @@ export class SummaryTable {
       modelProvider: modelProvider.values[c.modelProvider[row]!]!,
       model: model.values[c.model[row]!]!,
       source: source.values[c.source[row]!]! as SessionSource,
+      originator: originator.values[c.originator[row]!]!,
       cliVersion: cliVersion.values[c.cliVersion[row]!]!,
       forkedFromId: c.forkedFromId[row]!,
       gitInfo: c.gitInfo[row]!,

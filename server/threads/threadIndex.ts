@@ -38,7 +38,7 @@ import {
 import type { ThreadSummary } from './summary';
 import { SummaryTable, type TableSnapshot } from './summaryTable';
 
-const VERSION = 3;
+const VERSION = 4;
 export const SNAPSHOT = 'thread-index.json';
 export const JOURNAL = 'thread-index.journal';
 const COMPACT_AFTER = 2000;

@@ -32,16 +32,28 @@ describe('app-server over stdio: the thread lifecycle', () => {
     assert.ok(server.received.indexOf(started) > responseIndex, 'thread/started follows the response');
   });
 
-  it('records appServer as the source for other clients and lists only interactive sources by default', async () => {
+  it('lists the threads of any client by default, also archived, keeping the client name as originator', async () => {
     const server = await start(undefined, 'some_other_client');
     const { thread } = await server.call<{ thread: Thread }>('thread/start', {});
-    assert.equal(thread.source, 'appServer');
-    assert.deepEqual((await server.call<{ data: Thread[] }>('thread/list')).data, []);
-    const all = await server.call<{ data: Thread[] }>('thread/list', { sourceKinds: ['appServer'] });
+    assert.equal(thread.source, 'vscode', 'interactive whoever the client is, as the reference server');
+    assert.equal(thread.originator, 'some_other_client');
+    const listed = (await server.call<{ data: Thread[] }>('thread/list')).data;
     assert.deepEqual(
-      all.data.map((t) => t.id),
+      listed.map((t) => [t.id, t.originator]),
+      [[thread.id, 'some_other_client']],
+    );
+    await server.call('thread/archive', { threadId: thread.id });
+    assert.deepEqual((await server.call<{ data: Thread[] }>('thread/list')).data, []);
+    const archived = await server.call<{ data: Thread[] }>('thread/list', { archived: true });
+    assert.deepEqual(
+      archived.data.map((t) => t.id),
       [thread.id],
     );
+    // Kept across a restart: the originator is in the rollout, not only in memory.
+    await server.stop();
+    const again = await start(server.home, 'yet_another_client');
+    const read = await again.call<{ thread: Thread }>('thread/read', { threadId: thread.id });
+    assert.equal(read.thread.originator, 'some_other_client');
   });
 
   it('never writes an ephemeral thread, but reads it while loaded', async () => {
