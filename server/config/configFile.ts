@@ -12,6 +12,7 @@ import {
 } from '../protocol/enums';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import type { ProviderConfig } from '../providers/types';
+import { codexHistorySetting, type CodexHistorySetting } from './codexHistory';
 import { isTable, resolveProviders } from './providers';
 import { shellEnvironmentPolicyFrom } from './shellEnvironmentPolicy';
 import type { ConfigDefaults } from './settings';
@@ -29,6 +30,8 @@ export interface LoadedConfig {
   threadUnloadDelaySecs: number | null;
   /** `[shell_environment_policy]`, with every provider's env_key never inherited. */
   shellEnvironment: ShellEnvironmentPolicy;
+  /** `codex_history`: which Codex home's threads are listed beside ours. */
+  codexHistory: CodexHistorySetting;
 }
 
 const BUILT_IN_DEFAULTS: ConfigDefaults = {
@@ -53,6 +56,7 @@ const KNOWN_KEYS = new Set([
   'model_auto_compact_token_limit',
   'thread_unload_delay_secs',
   'shell_environment_policy',
+  'codex_history',
 ]);
 
 type Table = Record<string, unknown>;
@@ -139,5 +143,6 @@ export function fromTable(table: Table, log: Logger): LoadedConfig {
       [...providers.values()].flatMap((provider) => (provider.envKey ? [provider.envKey] : [])),
       log,
     ),
+    codexHistory: codexHistorySetting(table.codex_history, log),
   };
 }

@@ -31,6 +31,7 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
 
     'thread/list': async (params) => {
       const store = await services.store();
+      await store.refresh();
       const page = store.list({
         cursor: params.cursor ?? undefined,
         limit: Math.min(params.limit || DEFAULT_PAGE, MAX_PAGE),

@@ -54,7 +54,7 @@ export class ThreadSessions {
 
   async resume(params: ParamsOf<'thread/resume'>, peer: Peer): Promise<ResultOf<'thread/resume'>> {
     const store = await this.services.store();
-    const summary = store.require(params.threadId);
+    const summary = await this.continuation(store.require(params.threadId), params, peer);
     const running = this.services.loaded.statusOf(summary.id).type === 'active';
     const history = await store.history(summary.id);
     const settings = await settingsFor(this.services, summary, params);
@@ -78,6 +78,25 @@ export class ThreadSessions {
     const result = this.session(summary, settings, peer, turns);
     this.announce(peer, summary.id, 'thread/started', { thread: { ...result.thread, turns: [] } });
     return result;
+  }
+
+  /**
+   * The thread a resume continues: the thread itself, or for a thread of the Codex history (which
+   * is only read) our newest fork of it, made now when there is none; it remembers its origin.
+   */
+  private async continuation(
+    summary: ThreadSummary,
+    params: ParamsOf<'thread/resume'>,
+    peer: Peer,
+  ): Promise<ThreadSummary> {
+    const store = await this.services.store();
+    if (!store.isCodex(summary.id)) return summary;
+    const existing = store.newestForkOf(summary.id);
+    if (existing) return existing;
+    const settings = await settingsFor(this.services, summary, params);
+    const fork = await store.fork(summary.id, await this.newThread(settings, peer, false));
+    this.announce(peer, fork.id, 'thread/started', { thread: this.view(fork) });
+    return fork;
   }
 
   /** Loads the thread for the peer with these settings and describes the session. */

@@ -107,6 +107,24 @@ export function pageOf(
   return { rows, nextCursor: null };
 }
 
+/**
+ * One page over several sources (each already paged with the same query): their rows merged in the
+ * query's order, the first `limit` of them, and a cursor past the last when any source has more.
+ * Cursors are positions, so each source continues from the same cursor next time.
+ */
+export function mergePages(pages: ListPage[], query: ListQuery): ListPage {
+  const key = query.sortKey === 'created_at' ? 'createdAt' : 'updatedAt';
+  const position = (summary: ThreadSummary): Position => [summary[key], summary.id];
+  const sign = query.sortDirection === 'asc' ? -1 : 1;
+  const rows = pages
+    .flatMap((page) => page.data)
+    .sort((a, b) => sign * compareDesc(position(a), position(b)));
+  const data = rows.slice(0, query.limit);
+  const more = rows.length > query.limit || pages.some((page) => page.nextCursor !== null);
+  const last = data[data.length - 1];
+  return { data, nextCursor: more && last ? encodeCursor(query.sortKey, position(last)) : null };
+}
+
 /** The first index whose row satisfies a predicate that is false, then true, along the order. */
 function firstIndexWhere(order: readonly number[], test: (row: number) => boolean): number {
   let lo = 0;

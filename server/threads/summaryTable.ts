@@ -179,6 +179,14 @@ export class SummaryTable {
     return c.path[row] ?? rolloutPath(id, c.createdAt[row]!, c.archived[row] === 1);
   }
 
+  /** The threads forked from a thread, newest first. */
+  forksOf(id: string): string[] {
+    const { forkedFromId } = this.columns;
+    return this.order('created_at')
+      .filter((row) => forkedFromId[row] === id)
+      .map((row) => this.columns.id[row]!);
+  }
+
   bytesOf(id: string): number | undefined {
     const row = this.rowOf.get(id);
     return row === undefined ? undefined : this.columns.bytes[row];
