@@ -1,7 +1,7 @@
 // Paging through thread summaries with keyset cursors: a cursor names the sort key, and the sort
 // value and id of the last row returned, never an offset, so threads created (or deleted) between
 // two calls never shift a page: no duplicates, no gaps.
-import type { SortDirection, ThreadSortKey, ThreadSourceKind } from '../protocol/enums';
+import type { SortDirection, StoredSortKey, ThreadSourceKind } from '../protocol/enums';
 import type { SessionSource } from '../protocol/thread';
 import type { ThreadSummary } from './summary';
 
@@ -9,7 +9,7 @@ export interface ListQuery {
   /** From a previous page's `nextCursor`; opaque to callers. */
   cursor?: string;
   limit: number;
-  sortKey: ThreadSortKey;
+  sortKey: StoredSortKey;
   sortDirection: SortDirection;
   /** Empty or absent: every provider. */
   modelProviders?: readonly string[];
@@ -36,13 +36,13 @@ export class InvalidCursorError extends Error {
 /** A row's place in the order: its sort value and its id. */
 export type Position = [number, string];
 
-const TAGS: Record<ThreadSortKey, string> = { created_at: 'c', updated_at: 'u' };
+const TAGS: Record<StoredSortKey, string> = { created_at: 'c', updated_at: 'u' };
 
-function encodeCursor(sortKey: ThreadSortKey, [value, id]: Position): string {
+function encodeCursor(sortKey: StoredSortKey, [value, id]: Position): string {
   return Buffer.from(JSON.stringify([TAGS[sortKey], value, id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string, sortKey: ThreadSortKey): Position {
+function decodeCursor(cursor: string, sortKey: StoredSortKey): Position {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -4,7 +4,7 @@
 // the rows a caller asks for. Values that many threads repeat (cwd, provider, model, source,
 // originator, CLI version) are stored once and referred to by number. Rows of deleted threads stay
 // as holes (id null) until the next snapshot leaves them out.
-import type { ThreadSortKey } from '../protocol/enums';
+import type { StoredSortKey } from '../protocol/enums';
 import type { GitInfo, SessionSource } from '../protocol/thread';
 import { pageOf, sourceKind, type ListPage, type ListQuery, type Position } from './listing';
 import { rolloutPath } from './rolloutFiles';
@@ -86,7 +86,7 @@ export class SummaryTable {
   private readonly rowOf = new Map<string, number>();
   private readonly shared: { [K in Shared]: Interned<ThreadSummary[K]> };
   /** Live rows sorted newest first (ties by id, descending), per sort key; built on first use. */
-  private readonly orders = new Map<ThreadSortKey, number[]>();
+  private readonly orders = new Map<StoredSortKey, number[]>();
 
   private constructor(
     private readonly columns: Columns,
@@ -296,7 +296,7 @@ export class SummaryTable {
   }
 
   /** All live rows, newest first by the key. */
-  private order(sortKey: ThreadSortKey): number[] {
+  private order(sortKey: StoredSortKey): number[] {
     let order = this.orders.get(sortKey);
     if (!order) {
       order = [...this.rowOf.values()];
@@ -307,7 +307,7 @@ export class SummaryTable {
   }
 
   /** A comparator: negative when row a comes first (newer, or the same time and a larger id). */
-  private before(sortKey: ThreadSortKey): (a: number, b: number) => number {
+  private before(sortKey: StoredSortKey): (a: number, b: number) => number {
     const key = sortKey === 'created_at' ? this.columns.createdAt : this.columns.updatedAt;
     const id = this.columns.id;
     return (a, b) => key[b]! - key[a]! || (id[a]! < id[b]! ? 1 : id[a]! > id[b]! ? -1 : 0);
@@ -323,7 +323,7 @@ export class SummaryTable {
   }
 
   /** Where the row sits, or would sit, in a sorted order (binary search). */
-  private slot(order: number[], row: number, sortKey: ThreadSortKey): number {
+  private slot(order: number[], row: number, sortKey: StoredSortKey): number {
     const before = this.before(sortKey);
     let lo = 0;
     let hi = order.length;

@@ -56,6 +56,21 @@ describe('app-server over stdio: the thread lifecycle', () => {
     assert.equal(read.thread.originator, 'some_other_client');
   });
 
+  it('sorts by recency_at as by updated_at, and refuses section_position by name (the Codex TUI asks for both)', async () => {
+    const server = await start();
+    const first = (await server.call<{ thread: Thread }>('thread/start', {})).thread;
+    const second = (await server.call<{ thread: Thread }>('thread/start', {})).thread;
+    await new Promise((r) => setTimeout(r, 1100));
+    await server.call('thread/name/set', { threadId: first.id, name: 'Touched last' });
+    const ids = async (sortKey: string) =>
+      (await server.call<{ data: Thread[] }>('thread/list', { sortKey })).data.map((t) => t.id);
+    assert.deepEqual(await ids('recency_at'), [first.id, second.id]);
+    assert.deepEqual(await ids('recency_at'), await ids('updated_at'));
+    const refused = await server.request('thread/list', { sortKey: 'section_position' });
+    assert.equal(refused.error?.code, -32602);
+    assert.match(refused.error!.message, /section_position is not supported/);
+  });
+
   it('never writes an ephemeral thread, but reads it while loaded', async () => {
     const server = await start();
     const { thread } = await server.call<{ thread: Thread }>('thread/start', { ephemeral: true });
