@@ -5,6 +5,7 @@ import { apiKeyFor, missingKeyMessage, needsApiKey } from './account/credentials
 import type { CompactionLimits } from './agent/compaction';
 import { Approvals } from './approvals/approvals';
 import { ExecpolicyRules } from './approvals/execpolicyRules';
+import { codexHistoryRoot } from './config/codexHistory';
 import { loadConfig, type LoadedConfig } from './config/configFile';
 import { knownContextWindow } from './config/contextWindows';
 import type { ConfigDefaults } from './config/settings';
@@ -52,7 +53,7 @@ export class Services {
 
   store(): Promise<ThreadStore> {
     if (!this.storePromise) {
-      this.storePromise = ThreadStore.open(this.home, this.log).then((store) => {
+      this.storePromise = this.openStore().then((store) => {
         this.ready = true;
         return store;
       });
@@ -62,6 +63,11 @@ export class Services {
       );
     }
     return this.storePromise;
+  }
+
+  private async openStore(): Promise<ThreadStore> {
+    const { codexHistory } = await this.loadedConfig();
+    return ThreadStore.open(this.home, this.log, { codexHome: codexHistoryRoot(codexHistory, this.home) });
   }
 
   loadedConfig(): Promise<LoadedConfig> {

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { relativeTime } from './recency';
 import { statusLook, threadLabel, type StatusLook } from './threadLabels';
+import { originTag, threadOrigin, type ThreadOrigin } from './threadOrigin';
 import type { ThreadNode, ThreadTreeModel, TreeNode } from './threadTreeModel';
 
 const icons: Record<StatusLook, vscode.ThemeIcon> = {
@@ -30,6 +31,8 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     private readonly rootListed: (error: string | undefined) => void,
     /** Whether the client holds a prompt of this thread (its status may not say so yet, or at all). */
     private readonly hasPrompt: (threadId: string) => boolean,
+    /** The server's own home (initialize's codexHome): threads outside it are the Codex history's. */
+    private readonly serverHome: () => string | undefined = () => undefined,
   ) {
     this.unsubscribe = model.onDidChange((nodes) => this.changed.fire(nodes));
   }
@@ -82,10 +85,16 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     const item = new vscode.TreeItem(threadLabel(thread));
     item.id = `thread:${thread.id}`;
     const when = relativeTime(thread.updatedAt, new Date());
-    item.description = statusText[look] ? `${statusText[look]} · ${when}` : when;
-    item.iconPath = node.archived ? new vscode.ThemeIcon('archive') : icons[look];
-    item.contextValue = node.archived ? 'thread.archived' : 'thread';
-    item.tooltip = tooltip(node, look);
+    const origin = threadOrigin(thread, this.serverHome());
+    item.description = [statusText[look], originTag(origin), when].filter(Boolean).join(' · ');
+    item.iconPath = node.archived
+      ? new vscode.ThemeIcon('archive')
+      : origin.codexHistory && look === 'idle'
+        ? new vscode.ThemeIcon('history')
+        : icons[look];
+    // A Codex thread cannot be renamed or archived here: the menus leave those out.
+    item.contextValue = node.archived ? 'thread.archived' : origin.codexHistory ? 'thread.codex' : 'thread';
+    item.tooltip = tooltip(node, look, origin);
     item.accessibilityInformation = { label: `${threadLabel(thread)}, ${item.description}` };
     item.command = { command: 'threadline.openFromTree', title: 'Open', arguments: [thread.id] };
     return item;
@@ -97,7 +106,11 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 }
 
-function tooltip({ thread, archived }: ThreadNode, look: StatusLook): vscode.MarkdownString {
+function tooltip(
+  { thread, archived }: ThreadNode,
+  look: StatusLook,
+  origin: ThreadOrigin,
+): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.supportThemeIcons = true;
   if (thread.name) md.appendMarkdown(`**${escape(thread.name)}**\n\n`);
@@ -109,6 +122,15 @@ function tooltip({ thread, archived }: ThreadNode, look: StatusLook): vscode.Mar
     ['Updated', new Date(thread.updatedAt * 1000).toLocaleString()],
     ['ID', thread.id],
   ];
+  if (thread.forkedFromId) rows.push(['Forked from', thread.forkedFromId]);
+  if (origin.client && !origin.codexHistory) rows.push(['Started by', origin.client]);
+  if (origin.codexHistory) {
+    const by = origin.client ? ` (${origin.client})` : '';
+    rows.unshift([
+      '',
+      `$(history) From your Codex history${by}: opening it continues it in Threadline as a copy`,
+    ]);
+  }
   if (archived) rows.unshift(['', '$(archive) Archived']);
   else if (look === 'waiting') rows.unshift(['', '$(bell-dot) Waiting for your approval']);
   md.appendMarkdown(rows.map(([k, v]) => (k ? `${k}: \`${v.replace(/`/g, "'")}\`` : v)).join('  \n'));

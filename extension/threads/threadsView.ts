@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { openThread, threadCommands } from './threadCommands';
+import { threadOrigin } from './threadOrigin';
 import { searchThreads } from './threadSearch';
 import { ThreadTreeModel, type SectionId } from './threadTreeModel';
 import { ThreadTreeProvider } from './threadTreeProvider';
@@ -44,6 +45,7 @@ export class ThreadsView implements vscode.Disposable {
         if (error) server.log.error(`listing threads failed: ${error}`);
       },
       (threadId) => approvals.list(threadId).length > 0,
+      () => server.info?.codexHome,
     );
     this.provider = provider;
     const view = vscode.window.createTreeView(THREADS_VIEW, {
@@ -70,7 +72,9 @@ export class ThreadsView implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
       ...threadCommands(server, () => workspaceFolders()?.[0]),
       // Clicking a thread: the conversation view opens it once it is there; selecting is all until then.
-      vscode.commands.registerCommand('threadline.openFromTree', (threadId: string) => openThread(threadId)),
+      vscode.commands.registerCommand('threadline.openFromTree', (threadId: string) =>
+        this.open(server, threadId),
+      ),
       vscode.commands.registerCommand('threadline.refreshThreads', () => this.model.reset()),
       vscode.commands.registerCommand('threadline.showAllWorkspaces', () => this.setShowAll(true)),
       vscode.commands.registerCommand('threadline.showWorkspaceOnly', () => this.setShowAll(false)),
@@ -82,12 +86,25 @@ export class ThreadsView implements vscode.Disposable {
       ),
       vscode.commands.registerCommand('threadline.searchThreads', async () => {
         const threadId = await searchThreads(server);
-        if (threadId) await openThread(threadId);
+        if (threadId) await this.open(server, threadId);
         return threadId;
       }),
     );
     this.model.onDidChange(() => this.updateMessage());
     this.updateMessage();
+  }
+
+  /**
+   * Opens a thread in the conversation view. A thread of the Codex history is only read by the
+   * server: resuming it gives its continuation in Threadline's home, which is what opens.
+   */
+  private async open(server: ThreadlineServer, threadId: string): Promise<void> {
+    const thread = this.model.thread(threadId)?.thread;
+    if (thread && threadOrigin(thread, server.info?.codexHome).codexHistory) {
+      const { thread: continued } = await server.request('thread/resume', { threadId, excludeTurns: true });
+      return openThread(continued.id);
+    }
+    return openThread(threadId);
   }
 
   private async setShowAll(showAll: boolean): Promise<void> {

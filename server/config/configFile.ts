@@ -12,6 +12,7 @@ import {
 } from '../protocol/enums';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import type { ProviderConfig } from '../providers/types';
+import { codexHistorySetting, type CodexHistorySetting } from './codexHistory';
 import { isTable, resolveProviders } from './providers';
 import { shellEnvironmentPolicyFrom } from './shellEnvironmentPolicy';
 import { mcpServersFrom, type McpServerConfig } from './mcpServers';
@@ -32,6 +33,8 @@ export interface LoadedConfig {
   shellEnvironment: ShellEnvironmentPolicy;
   /** `[mcp_servers.<name>]`. */
   mcpServers: McpServerConfig[];
+  /** `codex_history`: which Codex home's threads are listed beside ours. */
+  codexHistory: CodexHistorySetting;
 }
 
 const BUILT_IN_DEFAULTS: ConfigDefaults = {
@@ -57,6 +60,7 @@ const KNOWN_KEYS = new Set([
   'thread_unload_delay_secs',
   'shell_environment_policy',
   'mcp_servers',
+  'codex_history',
 ]);
 
 type Table = Record<string, unknown>;
@@ -144,5 +148,6 @@ export function fromTable(table: Table, log: Logger): LoadedConfig {
       log,
     ),
     mcpServers: mcpServersFrom(table.mcp_servers, log),
+    codexHistory: codexHistorySetting(table.codex_history, log),
   };
 }

@@ -1,13 +1,25 @@
 // The thread lifecycle methods: start, resume, fork, read, list, rename, archive, unarchive,
 // unsubscribe, rollback and revert, and paging through a thread's turns.
 import { resolve } from 'node:path';
+import type { StoredSortKey, ThreadSortKey } from '../protocol/enums';
 import type { Turn } from '../protocol/thread';
 import type { HandlerTable } from '../rpc/dispatcher';
+import { invalidParams } from '../rpc/rpcError';
 import type { Services } from '../services';
 import type { ThreadSummary } from '../threads/summary';
 import type { ThreadSessions } from './threadSessions';
 import { settleOrphanedTurns } from './threadView';
 import { turnsListHandler } from './turnsList';
+
+/** The store's order for a sort key: recency is last activity; sections are not kept here. */
+function storedSortKey(sortKey: ThreadSortKey | null | undefined): StoredSortKey {
+  if (sortKey === 'section_position') {
+    throw invalidParams(
+      'Invalid params: sortKey: section_position is not supported: Threadline keeps no thread sections (use recency_at, updated_at or created_at)',
+    );
+  }
+  return sortKey === 'recency_at' ? 'updated_at' : (sortKey ?? 'created_at');
+}
 
 const DEFAULT_PAGE = 25;
 const MAX_PAGE = 200;
@@ -31,10 +43,11 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
 
     'thread/list': async (params) => {
       const store = await services.store();
+      await store.refresh();
       const page = store.list({
         cursor: params.cursor ?? undefined,
         limit: Math.min(params.limit || DEFAULT_PAGE, MAX_PAGE),
-        sortKey: params.sortKey ?? 'created_at',
+        sortKey: storedSortKey(params.sortKey),
         sortDirection: params.sortDirection ?? 'desc',
         modelProviders: params.modelProviders ?? undefined,
         // As the spec says: no source filter means the interactive sources only.

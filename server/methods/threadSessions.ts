@@ -14,13 +14,14 @@ import { settingsFor } from './threadSettings';
 import { settleOrphanedTurns, toThread } from './threadView';
 import { encodeTurnCursor } from './turnsList';
 
-const OUR_CLIENTS = new Set(['threadline_vscode', 'codex_vscode']);
+/**
+ * As the reference server does, every thread started through the app-server is interactive
+ * (`vscode`), whoever the client is, so any client finds its threads in the default listing; the
+ * client's own name is kept as the thread's originator.
+ */
+const APP_SERVER_SOURCE: SessionSource = 'vscode';
 
 type Session = ResultOf<'thread/start'>;
-
-function sourceOf(peer: Peer): SessionSource {
-  return OUR_CLIENTS.has(peer.clientInfo?.name ?? '') ? 'vscode' : 'appServer';
-}
 
 export class ThreadSessions {
   constructor(private readonly services: Services) {}
@@ -53,7 +54,7 @@ export class ThreadSessions {
 
   async resume(params: ParamsOf<'thread/resume'>, peer: Peer): Promise<ResultOf<'thread/resume'>> {
     const store = await this.services.store();
-    const summary = store.require(params.threadId);
+    const summary = await this.continuation(store.require(params.threadId), params, peer);
     const running = this.services.loaded.statusOf(summary.id).type === 'active';
     const history = await store.history(summary.id);
     const settings = await settingsFor(this.services, summary, params);
@@ -79,6 +80,25 @@ export class ThreadSessions {
     return result;
   }
 
+  /**
+   * The thread a resume continues: the thread itself, or for a thread of the Codex history (which
+   * is only read) our newest fork of it, made now when there is none; it remembers its origin.
+   */
+  private async continuation(
+    summary: ThreadSummary,
+    params: ParamsOf<'thread/resume'>,
+    peer: Peer,
+  ): Promise<ThreadSummary> {
+    const store = await this.services.store();
+    if (!store.isCodex(summary.id)) return summary;
+    const existing = store.newestForkOf(summary.id);
+    if (existing) return existing;
+    const settings = await settingsFor(this.services, summary, params);
+    const fork = await store.fork(summary.id, await this.newThread(settings, peer, false));
+    this.announce(peer, fork.id, 'thread/started', { thread: this.view(fork) });
+    return fork;
+  }
+
   /** Loads the thread for the peer with these settings and describes the session. */
   private session(summary: ThreadSummary, settings: ThreadSettings, peer: Peer, turns: Turn[]): Session {
     this.services.loaded.subscribe(summary.id, peer).settings = settings;
@@ -99,7 +119,8 @@ export class ThreadSessions {
       cwd: settings.cwd,
       modelProvider: settings.modelProvider,
       model: settings.model,
-      source: sourceOf(peer),
+      source: APP_SERVER_SOURCE,
+      originator: peer.clientInfo?.name ?? null,
       cliVersion: __THREADLINE_VERSION__,
       forkedFromId: null,
       gitInfo: await readGitInfo(settings.cwd),

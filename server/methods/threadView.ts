@@ -1,5 +1,5 @@
 // Turns stored summaries and histories into the protocol's Thread and Turn objects.
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { Thread, ThreadStatus, Turn, TurnItemsView } from '../protocol/thread';
 import type { ThreadSummary } from '../threads/summary';
 
@@ -28,7 +28,9 @@ export function toThread(
     projectId: null,
     forkedFromId: summary.forkedFromId,
     gitInfo: summary.gitInfo,
-    path: summary.path ? join(home, summary.path) : null,
+    // Threads of the Codex history carry their absolute path; ours, one relative to our home.
+    path: summary.path ? resolve(home, summary.path) : null,
+    originator: summary.originator,
   };
 }
 

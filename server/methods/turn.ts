@@ -13,6 +13,7 @@ import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
 import { turnJournal } from '../threads/turnJournal';
+import { ReadOnlyThreadError } from '../threads/threadStore';
 import { uuidv7 } from '../threads/uuidv7';
 import { settingsFor } from './threadSettings';
 import { prepareTurn, type TurnInput } from './turnSetup';
@@ -137,6 +138,8 @@ export async function startTurnOn(
   const { loaded } = services;
   const store = await services.store();
   const summary = store.require(threadId);
+  // A Codex thread is only read: a turn runs on its continuation (thread/resume) instead.
+  if (store.isCodex(threadId)) throw new ReadOnlyThreadError(threadId);
   const current = loaded.get(threadId)?.turn;
   if (current) {
     throw invalidRequest(

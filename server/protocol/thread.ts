@@ -101,5 +101,7 @@ export const Thread = Type.Object({
   forkedFromId: Nullable(Type.String()),
   gitInfo: Nullable(GitInfo),
   path: Nullable(Type.String()),
+  /** The client that started the thread (its clientInfo.name), when known. */
+  originator: Opt(Type.String()),
 });
 export type Thread = Static<typeof Thread>;

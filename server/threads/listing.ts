@@ -1,7 +1,7 @@
 // Paging through thread summaries with keyset cursors: a cursor names the sort key, and the sort
 // value and id of the last row returned, never an offset, so threads created (or deleted) between
 // two calls never shift a page: no duplicates, no gaps.
-import type { SortDirection, ThreadSortKey, ThreadSourceKind } from '../protocol/enums';
+import type { SortDirection, StoredSortKey, ThreadSourceKind } from '../protocol/enums';
 import type { SessionSource } from '../protocol/thread';
 import type { ThreadSummary } from './summary';
 
@@ -9,7 +9,7 @@ export interface ListQuery {
   /** From a previous page's `nextCursor`; opaque to callers. */
   cursor?: string;
   limit: number;
-  sortKey: ThreadSortKey;
+  sortKey: StoredSortKey;
   sortDirection: SortDirection;
   /** Empty or absent: every provider. */
   modelProviders?: readonly string[];
@@ -36,13 +36,13 @@ export class InvalidCursorError extends Error {
 /** A row's place in the order: its sort value and its id. */
 export type Position = [number, string];
 
-const TAGS: Record<ThreadSortKey, string> = { created_at: 'c', updated_at: 'u' };
+const TAGS: Record<StoredSortKey, string> = { created_at: 'c', updated_at: 'u' };
 
-function encodeCursor(sortKey: ThreadSortKey, [value, id]: Position): string {
+function encodeCursor(sortKey: StoredSortKey, [value, id]: Position): string {
   return Buffer.from(JSON.stringify([TAGS[sortKey], value, id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string, sortKey: ThreadSortKey): Position {
+function decodeCursor(cursor: string, sortKey: StoredSortKey): Position {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -105,6 +105,24 @@ export function pageOf(
     rows.push(row);
   }
   return { rows, nextCursor: null };
+}
+
+/**
+ * One page over several sources (each already paged with the same query): their rows merged in the
+ * query's order, the first `limit` of them, and a cursor past the last when any source has more.
+ * Cursors are positions, so each source continues from the same cursor next time.
+ */
+export function mergePages(pages: ListPage[], query: ListQuery): ListPage {
+  const key = query.sortKey === 'created_at' ? 'createdAt' : 'updatedAt';
+  const position = (summary: ThreadSummary): Position => [summary[key], summary.id];
+  const sign = query.sortDirection === 'asc' ? -1 : 1;
+  const rows = pages
+    .flatMap((page) => page.data)
+    .sort((a, b) => sign * compareDesc(position(a), position(b)));
+  const data = rows.slice(0, query.limit);
+  const more = rows.length > query.limit || pages.some((page) => page.nextCursor !== null);
+  const last = data[data.length - 1];
+  return { data, nextCursor: more && last ? encodeCursor(query.sortKey, position(last)) : null };
 }
 
 /** The first index whose row satisfies a predicate that is false, then true, along the order. */

@@ -4,7 +4,7 @@
 // are derived when reading.
 //
 //   {"type":"session_meta","ts":…,"meta":{id, createdAt (s), cwd, modelProvider, model, source,
-//                                          cliVersion, forkedFromId, gitInfo}}
+//                                          originator, cliVersion, forkedFromId, gitInfo}}
 //   {"type":"turn_started","ts":…,"turnId":"…"}
 //   {"type":"item","ts":…,"turnId":"…","item":{…}}   a protocol ThreadItem, stored as given
 //   {"type":"turn_completed","ts":…,"turnId":"…","status":"completed"|"interrupted"|"failed","error":…|null}
@@ -29,6 +29,8 @@ export interface ThreadMeta {
   modelProvider: string;
   model: string | null;
   source: SessionSource;
+  /** The client that started the thread (its clientInfo.name), when known. */
+  originator: string | null;
   cliVersion: string;
   forkedFromId: string | null;
   gitInfo: GitInfo | null;
@@ -76,6 +78,7 @@ function threadMeta(value: unknown): ThreadMeta | undefined {
     modelProvider,
     model: orNull(value.model, isString),
     source: knownSource ? (source as SessionSource) : 'unknown',
+    originator: orNull(value.originator, isString),
     cliVersion: isString(value.cliVersion) ? value.cliVersion : '',
     forkedFromId: orNull(value.forkedFromId, isString),
     gitInfo: orNull(value.gitInfo, isObject) as GitInfo | null,

@@ -16,15 +16,19 @@ const CHUNK = 1 << 20;
 export const SMALL_ROLLOUT = 256 * 1024;
 
 /** Turns chunks of a file into records, carrying a line that spans chunks over to the next. */
-class LineParser {
-  readonly records: RolloutRecord[] = [];
+class LineParser<T = RolloutRecord> {
+  readonly records: T[] = [];
   bytes = 0;
+  /** Set when `stop` said a record was the last one wanted. */
+  stopped = false;
   private pending: Buffer[] = [];
   private lineNumber = 0;
 
   constructor(
     private readonly path: string,
     private readonly log: Logger,
+    private readonly parse: (line: string) => T | undefined,
+    private readonly stop: (record: T) => boolean = () => false,
   ) {}
 
   /** Takes the lines a chunk completes; the chunk's memory may be reused afterwards. */
@@ -42,17 +46,19 @@ class LineParser {
     if (start < chunk.length) this.pending.push(Buffer.from(chunk.subarray(start)));
   }
 
-  end(): RolloutContents {
-    if (this.pending.length) this.take(Buffer.concat(this.pending).toString('utf8'), true);
+  end(): { records: T[]; bytes: number } {
+    if (this.pending.length && !this.stopped) this.take(Buffer.concat(this.pending).toString('utf8'), true);
     return { records: this.records, bytes: this.bytes };
   }
 
   private take(line: string, last: boolean): void {
     this.lineNumber++;
-    if (line.trim() === '') return;
-    const record = parseRecord(line);
-    if (record) this.records.push(record);
-    else {
+    if (this.stopped || line.trim() === '') return;
+    const record = this.parse(line);
+    if (record) {
+      this.records.push(record);
+      this.stopped = this.stop(record);
+    } else {
       const truncated = last ? ' (truncated last line)' : '';
       this.log.warn(`skipping unreadable line ${this.lineNumber} of ${this.path}${truncated}`);
     }
@@ -60,13 +66,38 @@ class LineParser {
 }
 
 /** Reads a rollout a chunk at a time; a missing file throws ENOENT. */
-export async function readRollout(path: string, log: Logger): Promise<RolloutContents> {
-  const parser = new LineParser(path, log);
+export function readRollout(path: string, log: Logger): Promise<RolloutContents> {
+  return readLines(path, log, parseRecord);
+}
+
+export interface LineReading<T> {
+  records: T[];
+  /** Bytes read: the file's size when it was read to the end. */
+  bytes: number;
+  /** The file's size and modification time when it was opened. */
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * Reads a file of JSON lines a chunk at a time, parsing each line (lines `parse` rejects are
+ * logged and skipped); stops after the chunk in which `stop` accepts a record. A missing file
+ * throws ENOENT.
+ */
+export async function readLines<T>(
+  path: string,
+  log: Logger,
+  parse: (line: string) => T | undefined,
+  { stop, chunkBytes = CHUNK }: { stop?: (record: T) => boolean; chunkBytes?: number } = {},
+): Promise<LineReading<T>> {
+  const parser = new LineParser(path, log, parse, stop);
   const handle = await fs.open(path, 'r');
+  let info;
   try {
+    info = await handle.stat();
     // One byte more than the file holds, so a small file's first read is short: it ended.
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, (await handle.stat()).size + 1));
-    for (let more = true; more;) {
+    const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, info.size + 1));
+    for (let more = true; more && !parser.stopped;) {
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, parser.bytes);
       more = bytesRead === chunk.length;
       parser.push(chunk.subarray(0, bytesRead));
@@ -74,7 +105,7 @@ export async function readRollout(path: string, log: Logger): Promise<RolloutCon
   } finally {
     await handle.close();
   }
-  return parser.end();
+  return { ...parser.end(), size: info.size, mtimeMs: info.mtimeMs };
 }
 
 /**
@@ -86,7 +117,7 @@ export function readSmallRolloutSync(path: string, log: Logger): RolloutContents
   try {
     const size = fstatSync(fd).size;
     if (size > SMALL_ROLLOUT) return undefined;
-    const parser = new LineParser(path, log);
+    const parser = new LineParser(path, log, parseRecord);
     const buffer = Buffer.allocUnsafe(size + 1);
     for (let more = true; more;) {
       const bytesRead = readSync(fd, buffer, 0, buffer.length, parser.bytes);

@@ -14,6 +14,17 @@ export interface Scanned {
   bytes: number;
 }
 
+/** How an index reads the rollouts of its root: one file, or many (returning those it could not read). */
+export interface RolloutSummarizer {
+  one(home: string, path: string, log: Logger): Promise<Scanned | undefined>;
+  many(
+    home: string,
+    paths: readonly string[],
+    log: Logger,
+    each: (scanned: Scanned) => void,
+  ): Promise<string[]>;
+}
+
 /** Folds a rollout's records into a summary; undefined (and a log line) when it is unusable. */
 function summarizeContents(
   path: string,
@@ -69,6 +80,15 @@ export async function summarizeFiles(
     }
   }
   return failed;
+}
+
+/** Threadline's own rollouts. */
+export const OWN_ROLLOUTS: RolloutSummarizer = { one: summarizeFile, many: summarizeFiles };
+
+/** A file's size and modification time as one string, or undefined when it cannot be seen. */
+export async function fileStamp(home: string, path: string): Promise<string | undefined> {
+  const info = await fs.stat(join(home, path)).catch(() => undefined);
+  return info && `${info.size}:${info.mtimeMs}`;
 }
 
 /** Whether any of the files changed within the last minute: another process may be writing it. */

@@ -1,10 +1,10 @@
 // The index in memory: one array per summary field (a column) rather than one object per thread.
 // Loading it is one JSON.parse of a few long arrays, with no per-thread objects to build or
 // collect, which keeps a 10,000-thread index to a few MiB; a ThreadSummary object is made only for
-// the rows a caller asks for. Values that many threads repeat (cwd, provider, model, source, CLI
-// version) are stored once and referred to by number. Rows of deleted threads stay as holes (id
-// null) until the next snapshot leaves them out.
-import type { ThreadSortKey } from '../protocol/enums';
+// the rows a caller asks for. Values that many threads repeat (cwd, provider, model, source,
+// originator, CLI version) are stored once and referred to by number. Rows of deleted threads stay
+// as holes (id null) until the next snapshot leaves them out.
+import type { StoredSortKey } from '../protocol/enums';
 import type { GitInfo, SessionSource } from '../protocol/thread';
 import { pageOf, sourceKind, type ListPage, type ListQuery, type Position } from './listing';
 import { rolloutPath } from './rolloutFiles';
@@ -35,7 +35,7 @@ class Interned<T> {
   }
 }
 
-const SHARED = ['cwd', 'modelProvider', 'model', 'source', 'cliVersion'] as const;
+const SHARED = ['cwd', 'modelProvider', 'model', 'source', 'originator', 'cliVersion'] as const;
 type Shared = (typeof SHARED)[number];
 type SharedValues = { [K in Shared]: ThreadSummary[K][] };
 
@@ -49,6 +49,7 @@ export interface Columns {
   modelProvider: number[];
   model: number[];
   source: number[];
+  originator: number[];
   cliVersion: number[];
   name: (string | null)[];
   preview: string[];
@@ -85,7 +86,7 @@ export class SummaryTable {
   private readonly rowOf = new Map<string, number>();
   private readonly shared: { [K in Shared]: Interned<ThreadSummary[K]> };
   /** Live rows sorted newest first (ties by id, descending), per sort key; built on first use. */
-  private readonly orders = new Map<ThreadSortKey, number[]>();
+  private readonly orders = new Map<StoredSortKey, number[]>();
 
   private constructor(
     private readonly columns: Columns,
@@ -96,6 +97,7 @@ export class SummaryTable {
       modelProvider: new Interned(values.modelProvider),
       model: new Interned(values.model),
       source: new Interned(values.source),
+      originator: new Interned(values.originator),
       cliVersion: new Interned(values.cliVersion),
     };
     columns.id.forEach((id, row) => id !== null && this.rowOf.set(id, row));
@@ -107,6 +109,7 @@ export class SummaryTable {
       modelProvider: [],
       model: [],
       source: [],
+      originator: [],
       cliVersion: [],
     });
   }
@@ -132,7 +135,14 @@ export class SummaryTable {
   /** Live rows only, newest first, so the next load finds its created_at order already sorted. */
   toSnapshot(): TableSnapshot {
     const out = emptyColumns();
-    const values = { cwd: [], modelProvider: [], model: [], source: [], cliVersion: [] } as SharedValues;
+    const values = {
+      cwd: [],
+      modelProvider: [],
+      model: [],
+      source: [],
+      originator: [],
+      cliVersion: [],
+    } as SharedValues;
     const recode = Object.fromEntries(
       SHARED.map((field) => [field, new Interned(values[field] as unknown[])]),
     );
@@ -167,6 +177,14 @@ export class SummaryTable {
     if (row === undefined) return undefined;
     const c = this.columns;
     return c.path[row] ?? rolloutPath(id, c.createdAt[row]!, c.archived[row] === 1);
+  }
+
+  /** The threads forked from a thread, newest first. */
+  forksOf(id: string): string[] {
+    const { forkedFromId } = this.columns;
+    return this.order('created_at')
+      .filter((row) => forkedFromId[row] === id)
+      .map((row) => this.columns.id[row]!);
   }
 
   bytesOf(id: string): number | undefined {
@@ -232,7 +250,7 @@ export class SummaryTable {
 
   private summaryAt(row: number): ThreadSummary {
     const c = this.columns;
-    const { cwd, modelProvider, model, source, cliVersion } = this.shared;
+    const { cwd, modelProvider, model, source, originator, cliVersion } = this.shared;
     const id = c.id[row]!;
     const createdAt = c.createdAt[row]!;
     const archived = c.archived[row] === 1;
@@ -244,6 +262,7 @@ export class SummaryTable {
       modelProvider: modelProvider.values[c.modelProvider[row]!]!,
       model: model.values[c.model[row]!]!,
       source: source.values[c.source[row]!]! as SessionSource,
+      originator: originator.values[c.originator[row]!]!,
       cliVersion: cliVersion.values[c.cliVersion[row]!]!,
       forkedFromId: c.forkedFromId[row]!,
       gitInfo: c.gitInfo[row]!,
@@ -277,7 +296,7 @@ export class SummaryTable {
   }
 
   /** All live rows, newest first by the key. */
-  private order(sortKey: ThreadSortKey): number[] {
+  private order(sortKey: StoredSortKey): number[] {
     let order = this.orders.get(sortKey);
     if (!order) {
       order = [...this.rowOf.values()];
@@ -288,7 +307,7 @@ export class SummaryTable {
   }
 
   /** A comparator: negative when row a comes first (newer, or the same time and a larger id). */
-  private before(sortKey: ThreadSortKey): (a: number, b: number) => number {
+  private before(sortKey: StoredSortKey): (a: number, b: number) => number {
     const key = sortKey === 'created_at' ? this.columns.createdAt : this.columns.updatedAt;
     const id = this.columns.id;
     return (a, b) => key[b]! - key[a]! || (id[a]! < id[b]! ? 1 : id[a]! > id[b]! ? -1 : 0);
@@ -304,7 +323,7 @@ export class SummaryTable {
   }
 
   /** Where the row sits, or would sit, in a sorted order (binary search). */
-  private slot(order: number[], row: number, sortKey: ThreadSortKey): number {
+  private slot(order: number[], row: number, sortKey: StoredSortKey): number {
     const before = this.before(sortKey);
     let lo = 0;
     let hi = order.length;

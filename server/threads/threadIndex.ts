@@ -20,6 +20,11 @@
 //   meanwhile, a background sweep stats every rollout and re-reads those whose size differs.
 //   Listing works meanwhile.
 // - No snapshot, an unreadable one, or another version: rebuilt from the rollouts.
+// - Files that cannot be read as rollouts are remembered by path, size and mtime, so a folder
+//   re-read later (or the next open) does not read them again until they change.
+//
+// The same index serves a second, read-only root (the Codex home): then the snapshot and journal
+// live elsewhere under another name, and the rollouts are summarized by that root's reader.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -28,17 +33,18 @@ import type { ListPage, ListQuery } from './listing';
 import { AppendQueue, idFromFileName } from './rolloutFiles';
 import {
   anyRecent,
+  fileStamp,
   folderTime,
   listFolders,
+  OWN_ROLLOUTS,
   rolloutsIn,
-  summarizeFile,
-  summarizeFiles,
+  type RolloutSummarizer,
   type Scanned,
 } from './rolloutScan';
 import type { ThreadSummary } from './summary';
 import { SummaryTable, type TableSnapshot } from './summaryTable';
 
-const VERSION = 3;
+const VERSION = 4;
 export const SNAPSHOT = 'thread-index.json';
 export const JOURNAL = 'thread-index.journal';
 const COMPACT_AFTER = 2000;
@@ -50,6 +56,20 @@ interface Snapshot extends TableSnapshot {
   /** Written at a clean shutdown of the only process using this home. */
   clean: boolean;
   folders: Record<string, number>;
+  /** Files that are not rollouts we can read: path → `size:mtimeMs` when that was found. */
+  unreadable?: Record<string, string>;
+  /** The rollout root, for an index kept outside it. */
+  root?: string;
+}
+
+/** Where an index keeps itself and how it reads its rollouts; by default, Threadline's own home. */
+export interface IndexOptions {
+  /** The folder of the snapshot and journal (default: the rollout root). */
+  dir?: string;
+  /** Their file names (default: SNAPSHOT and JOURNAL). */
+  snapshot?: string;
+  journal?: string;
+  summarizer?: RolloutSummarizer;
 }
 
 /** Journal lines carry their writer, so a process can tell that another one shares the home. */
@@ -57,12 +77,17 @@ type JournalEntry = { w: string } & (
   | { op: 'put'; thread: ThreadSummary; bytes: number }
   | { op: 'del'; id: string }
   | { op: 'folder'; folder: string; mtimeMs: number }
+  | { op: 'unreadable'; path: string; stamp: string | null }
 );
 type Change = JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'w'> : never) : never;
 
 export class ThreadIndex {
   private table = SummaryTable.empty();
   private folders: Record<string, number> = {};
+  private unreadable: Record<string, string> = {};
+  private readonly snapshotPath: string;
+  private readonly journalPath: string;
+  private readonly summarizer: RolloutSummarizer;
   /** Serializes journal appends and compactions, so a compaction never drops a line it did not fold in. */
   private readonly journal = new AppendQueue();
   private journalLines = 0;
@@ -86,10 +111,17 @@ export class ThreadIndex {
   private constructor(
     private readonly home: string,
     private readonly log: Logger,
-  ) {}
+    private readonly options: IndexOptions,
+  ) {
+    const dir = options.dir ?? home;
+    this.snapshotPath = join(dir, options.snapshot ?? SNAPSHOT);
+    this.journalPath = join(dir, options.journal ?? JOURNAL);
+    this.summarizer = options.summarizer ?? OWN_ROLLOUTS;
+  }
 
-  static async open(home: string, log: Logger): Promise<ThreadIndex> {
-    const index = new ThreadIndex(home, log);
+  /** Opens the index of the rollouts under `home` (the rollout root). */
+  static async open(home: string, log: Logger, options: IndexOptions = {}): Promise<ThreadIndex> {
+    const index = new ThreadIndex(home, log, options);
     const state = await index.load();
     const changed = await index.reconcile();
     // A left-over journal is folded in now, so any journal line we see later is news.
@@ -118,6 +150,11 @@ export class ThreadIndex {
 
   page(query: ListQuery): ListPage {
     return this.table.page(query);
+  }
+
+  /** The threads forked from a thread, newest first. */
+  forksOf(id: string): string[] {
+    return this.table.forksOf(id);
   }
 
   /** Adds or replaces a summary; `bytes` is the rollout's size once the change that caused it is on disk. */
@@ -161,6 +198,11 @@ export class ThreadIndex {
     }
   }
 
+  /** Looks again for rollouts added, moved or removed behind our back (folders whose mtime moved). */
+  async refresh(): Promise<void> {
+    if (!this.closing) await this.reconcile();
+  }
+
   /**
    * Stops the background sweep (if any) after its current batch and saves a snapshot, marked clean
    * unless the sweep was cut short or another process shares the home.
@@ -177,7 +219,7 @@ export class ThreadIndex {
   /** Applies a change, and journals it once open (while opening, the snapshot that follows has it). */
   private async record(change: Change): Promise<void> {
     if (!this.apply(change) || !this.opened) return;
-    await this.journal.append(join(this.home, JOURNAL), [{ ...change, w: this.writer }]);
+    await this.journal.append(this.journalPath, [{ ...change, w: this.writer }]);
     if (++this.journalLines === COMPACT_AFTER) await this.compact(false);
   }
 
@@ -188,6 +230,12 @@ export class ThreadIndex {
   private apply(change: Change): boolean {
     if (change.op === 'put') return this.table.put(change.thread, change.bytes) === 'changed';
     if (change.op === 'del') return this.table.delete(change.id);
+    if (change.op === 'unreadable') {
+      if ((this.unreadable[change.path] ?? null) === change.stamp) return false;
+      if (change.stamp === null) delete this.unreadable[change.path];
+      else this.unreadable[change.path] = change.stamp;
+      return true;
+    }
     if (this.folders[change.folder] === change.mtimeMs) return false;
     this.folders[change.folder] = change.mtimeMs;
     return true;
@@ -197,8 +245,9 @@ export class ThreadIndex {
   private async load(): Promise<'missing' | 'clean' | 'unclean' | 'journaled'> {
     let snapshot: Snapshot;
     try {
-      snapshot = JSON.parse(await fs.readFile(join(this.home, SNAPSHOT), 'utf8')) as Snapshot;
+      snapshot = JSON.parse(await fs.readFile(this.snapshotPath, 'utf8')) as Snapshot;
       if (snapshot.version !== VERSION) throw new Error(`version ${String(snapshot.version)}`);
+      if (this.options.dir !== undefined && snapshot.root !== this.home) throw new Error('another root');
       this.table = SummaryTable.fromSnapshot(snapshot);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
@@ -210,7 +259,8 @@ export class ThreadIndex {
     }
     this.snapshotStamp = await this.stamp();
     this.folders = { ...snapshot.folders };
-    const journal = await fs.readFile(join(this.home, JOURNAL), 'utf8').catch(() => '');
+    this.unreadable = { ...snapshot.unreadable };
+    const journal = await fs.readFile(this.journalPath, 'utf8').catch(() => '');
     for (const line of journal.split('\n')) {
       if (!line) continue;
       try {
@@ -242,6 +292,9 @@ export class ThreadIndex {
     }
     for (const [folder, mtimeMs] of stale) {
       const files = new Set(await rolloutsIn(this.home, folder));
+      for (const path of Object.keys(this.unreadable)) {
+        if (dirname(path) === folder && !files.has(path)) delete this.unreadable[path];
+      }
       const ids = byFolder.get(folder) ?? [];
       for (const id of ids) if (!files.has(this.table.pathOf(id)!)) this.apply({ op: 'del', id });
       if (await this.index([...files].filter((path) => this.table.pathOf(idFromFileName(path)!) !== path))) {
@@ -257,10 +310,25 @@ export class ThreadIndex {
    * marked as seen (the next open looks again).
    */
   private async index(paths: string[]): Promise<boolean> {
+    const stamps = await Promise.all(paths.map((path) => fileStamp(this.home, path)));
+    const fresh = paths.filter((path, i) => stamps[i] === undefined || this.unreadable[path] !== stamps[i]);
     const scanned: Scanned[] = [];
-    const failed = await summarizeFiles(this.home, paths, this.log, (one) => scanned.push(one));
-    for (const { summary, bytes } of scanned) await this.record({ op: 'put', thread: summary, bytes });
-    return !(await anyRecent(this.home, failed));
+    const failed = await this.summarizer.many(this.home, fresh, this.log, (one) => scanned.push(one));
+    for (const { summary, bytes } of scanned) {
+      await this.record({ op: 'put', thread: summary, bytes });
+      if (this.unreadable[summary.path] !== undefined) {
+        await this.record({ op: 'unreadable', path: summary.path, stamp: null });
+      }
+    }
+    const recent = await anyRecent(this.home, failed);
+    // A file still being written (changed in the last minute) is read again next time.
+    if (!recent) {
+      for (const path of failed) {
+        const stamp = await fileStamp(this.home, path);
+        if (stamp !== undefined) await this.record({ op: 'unreadable', path, stamp });
+      }
+    }
+    return !recent;
   }
 
   /** Re-reads rollouts whose size is not the one indexed (appends the index never heard of). */
@@ -281,21 +349,21 @@ export class ThreadIndex {
     if (!path || this.touched?.has(id)) return;
     const info = await fs.stat(join(this.home, path)).catch(() => undefined);
     if (info?.size === this.table.bytesOf(id)) return;
-    const scanned = await summarizeFile(this.home, path, this.log);
+    const scanned = await this.summarizer.one(this.home, path, this.log);
     if (this.touched?.has(id)) return;
     if (scanned) await this.record({ op: 'put', thread: scanned.summary, bytes: scanned.bytes });
     else await this.record({ op: 'del', id });
   }
 
   private async stamp(): Promise<string> {
-    const info = await fs.stat(join(this.home, SNAPSHOT)).catch(() => undefined);
+    const info = await fs.stat(this.snapshotPath).catch(() => undefined);
     return info ? `${info.mtimeMs}:${info.size}` : '';
   }
 
   /** Whether another process wrote the snapshot or the journal since we last looked. */
   private async othersWrote(): Promise<boolean> {
     if ((await this.stamp()) !== this.snapshotStamp) return true;
-    const journal = await fs.readFile(join(this.home, JOURNAL), 'utf8').catch(() => '');
+    const journal = await fs.readFile(this.journalPath, 'utf8').catch(() => '');
     return journal.split('\n').some((line) => line && !line.endsWith(`"w":"${this.writer}"}`));
   }
 
@@ -305,7 +373,7 @@ export class ThreadIndex {
    */
   private compact(clean: boolean): Promise<void> {
     this.journalLines = 0;
-    return this.journal.exclusive(join(this.home, JOURNAL), async () => {
+    return this.journal.exclusive(this.journalPath, async () => {
       // While opening, the journal is the previous process's, replayed above: not news.
       if (this.opened && !this.shared && (await this.othersWrote())) {
         this.shared = true;
@@ -316,14 +384,16 @@ export class ThreadIndex {
         version: VERSION,
         clean: clean && this.checked && !this.shared,
         folders: this.folders,
+        unreadable: this.unreadable,
+        ...(this.options.dir !== undefined ? { root: this.home } : {}),
         ...this.table.toSnapshot(),
       };
       const text = JSON.stringify(snapshot);
-      await fs.mkdir(this.home, { recursive: true, mode: 0o700 });
-      const temp = join(this.home, `${SNAPSHOT}.${this.writer}.tmp`);
+      await fs.mkdir(dirname(this.snapshotPath), { recursive: true, mode: 0o700 });
+      const temp = `${this.snapshotPath}.${this.writer}.tmp`;
       await fs.writeFile(temp, text, { mode: 0o600 });
-      await fs.rename(temp, join(this.home, SNAPSHOT));
-      await fs.rm(join(this.home, JOURNAL), { force: true });
+      await fs.rename(temp, this.snapshotPath);
+      await fs.rm(this.journalPath, { force: true });
       this.snapshotStamp = await this.stamp();
     });
   }

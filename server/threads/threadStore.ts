@@ -1,12 +1,14 @@
 // The thread store: creates, reads, lists, renames, forks, archives and prunes threads. Rollouts
 // are the source of truth; the index only makes listing fast. Ephemeral threads live in memory
 // and are never written. Every operation on one thread runs after the previous one on it has
-// finished, so appends never interleave, and a move never races a write.
+// finished, so appends never interleave, and a move never races a write. Threads of the user's
+// Codex history (a second, read-only root) are listed and read beside ours and never written.
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../log';
 import type { TurnError } from '../protocol/thread';
-import type { ListPage, ListQuery } from './listing';
+import { CodexHistory } from './codexHistory';
+import { mergePages, type ListPage, type ListQuery } from './listing';
 import {
   foldHistory,
   toSeconds,
@@ -29,6 +31,20 @@ export class ThreadNotFoundError extends Error {
 
 /** A request the thread's history cannot satisfy (a turn it lacks, more turns than it has, …). */
 export class HistoryError extends Error {}
+
+/** A change asked of a thread of the Codex history, which is only read. */
+export class ReadOnlyThreadError extends HistoryError {
+  constructor(readonly threadId: string) {
+    super(
+      `thread ${threadId} belongs to the Codex history, which Threadline only reads: resume or fork it to continue it here`,
+    );
+  }
+}
+
+export interface StoreOptions {
+  /** The Codex home whose history is listed and read beside ours; null or absent: none. */
+  codexHome?: string | null;
+}
 
 export type NewThread = Omit<ThreadMeta, 'id' | 'createdAt'> & { ephemeral?: boolean };
 
@@ -60,15 +76,36 @@ export class ThreadStore {
     private readonly home: string,
     private readonly index: ThreadIndex,
     private readonly log: Logger,
+    private readonly codex: CodexHistory | undefined,
   ) {}
 
   /** Opens the store in a home directory (created on first write), loading or rebuilding its index. */
-  static async open(home: string, log: Logger): Promise<ThreadStore> {
-    return new ThreadStore(home, await ThreadIndex.open(home, log), log);
+  static async open(home: string, log: Logger, options: StoreOptions = {}): Promise<ThreadStore> {
+    const [index, codex] = await Promise.all([
+      ThreadIndex.open(home, log),
+      options.codexHome ? openCodexHistory(options.codexHome, home, log) : undefined,
+    ]);
+    return new ThreadStore(home, index, log, codex);
   }
 
   get(id: string): ThreadSummary | undefined {
-    return this.ephemeral.get(id)?.summary ?? this.index.get(id);
+    return this.ephemeral.get(id)?.summary ?? this.index.get(id) ?? this.codex?.get(id);
+  }
+
+  /** Whether the thread belongs to the Codex history: read here, continued only as a fork. */
+  isCodex(id: string): boolean {
+    return !this.ephemeral.has(id) && this.index.get(id) === undefined && this.codex?.get(id) !== undefined;
+  }
+
+  /** The newest of our threads forked from a thread (a Codex thread continued here), if any. */
+  newestForkOf(id: string): ThreadSummary | undefined {
+    const [newest] = this.index.forksOf(id);
+    return newest === undefined ? undefined : this.index.get(newest);
+  }
+
+  /** Picks up what changed in the Codex history meanwhile (at most every few seconds). */
+  async refresh(): Promise<void> {
+    await this.codex?.refresh();
   }
 
   /** The thread's summary; ThreadNotFoundError when there is no such thread. */
@@ -88,13 +125,19 @@ export class ThreadStore {
       Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT),
       MAX_LIMIT,
     );
-    return this.index.page({
+    const query: ListQuery = {
       ...options,
       limit,
       sortKey: options.sortKey ?? 'created_at',
       sortDirection: options.sortDirection ?? 'desc',
       archived: options.archived ?? false,
-    });
+    };
+    const own = this.index.page(query);
+    if (!this.codex?.size) return own;
+    const codex = this.codex.page(query);
+    // A thread in both homes (a copied file) is shown once, as ours.
+    const data = codex.data.filter((summary) => this.index.get(summary.id) === undefined);
+    return mergePages([own, { data, nextCursor: codex.nextCursor }], query);
   }
 
   /** Starts a thread, optionally with history (a fork's copied turns). */
@@ -224,7 +267,7 @@ export class ThreadStore {
   /** Finishes pending writes and saves a clean index; call once, at shutdown. */
   async close(): Promise<void> {
     await this.queue.flush();
-    await this.index.close();
+    await Promise.all([this.index.close(), this.codex?.close()]);
   }
 
   /** Runs an operation on a thread after the previous one; unknown ids fail before it is queued. */
@@ -238,6 +281,7 @@ export class ThreadStore {
   }
 
   private requirePersisted(id: string): ThreadSummary {
+    if (this.isCodex(id)) throw new ReadOnlyThreadError(id);
     if (this.ephemeral.has(id)) {
       throw new HistoryError(`thread ${id} is ephemeral: it is not stored, so it cannot be archived`);
     }
@@ -265,6 +309,7 @@ export class ThreadStore {
 
   /** Appends records; call inside the thread's queue. */
   private async write(id: string, records: RolloutRecord[]): Promise<ThreadSummary> {
+    if (this.isCodex(id)) throw new ReadOnlyThreadError(id);
     const ephemeral = this.ephemeral.get(id);
     if (ephemeral) {
       ephemeral.records.push(...records);
@@ -301,6 +346,8 @@ export class ThreadStore {
   private async records(id: string): Promise<RolloutRecord[]> {
     const ephemeral = this.ephemeral.get(id);
     if (ephemeral) return ephemeral.records;
+    const codex = this.isCodex(id) ? this.codex : undefined;
+    if (codex) return codex.records(id);
     return (await this.onDisk(id, (path) => readRollout(path, this.log))).records;
   }
 
@@ -341,6 +388,16 @@ export class ThreadStore {
     this.log.warn(`the rollout of thread ${id} is gone; dropping it from the index`);
     await this.index.delete(id);
     throw new ThreadNotFoundError(id);
+  }
+}
+
+/** The Codex history, or undefined (and a log line) when it cannot be read: our own threads still open. */
+async function openCodexHistory(root: string, home: string, log: Logger): Promise<CodexHistory | undefined> {
+  try {
+    return await CodexHistory.open(root, home, log);
+  } catch (error) {
+    log.warn(`cannot read the Codex history in ${root}: ${(error as Error).message}`);
+    return undefined;
   }
 }
 

@@ -1,6 +1,7 @@
 // Mocha hooks every UI suite shares: one code-server (with the packaged .vsix installed) and one browser per
 // suite, a fresh workspace per test, and on failure a screenshot plus the logs in test-results/ui/.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { vsixPath } from '../helpers/paths';
 import { Browser } from './browser';
@@ -59,7 +60,8 @@ export function useWorkbench(
     home = tempDir('threadline-home-');
     server = await CodeServer.start({
       vsixFiles: [vsixPath],
-      env: { THREADLINE_HOME: home },
+      // A developer's own ~/.codex history stays out of the tests.
+      env: { THREADLINE_HOME: home, CODEX_HOME: join(home, 'no-codex-history') },
       restricted: options.restricted,
     });
     browser = await Browser.launch();

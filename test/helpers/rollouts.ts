@@ -56,6 +56,7 @@ export function writeRollout(home: string, thread: FixtureThread = {}): { id: st
     modelProvider: thread.modelProvider ?? 'openai',
     model: 'gpt-5.1-codex',
     source: thread.source ?? 'vscode',
+    originator: null,
     cliVersion: '0.0.0-test',
     forkedFromId: null,
     gitInfo: null,

@@ -1,6 +1,7 @@
 // Drives the built server (dist/server.js) as a child process over real stdio, the way the extension
 // does. Every message the server sends is kept and checked against the reference schema.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
 import { serverBundle } from './paths';
 import { MessageLog, type Incoming } from './messageLog';
 import { tempDir } from './tempDirs';
@@ -37,7 +38,14 @@ export class ServerProcess extends MessageLog {
   static start(options: StartOptions = {}): ServerProcess {
     const home = options.home ?? tempDir();
     const child = spawn(process.execPath, [serverBundle, 'app-server', ...(options.args ?? [])], {
-      env: { ...process.env, THREADLINE_HOME: home, THREADLINE_LOG: 'debug', ...options.env },
+      // No Codex history unless a test gives one: a developer's own ~/.codex stays out of the tests.
+      env: {
+        ...process.env,
+        THREADLINE_HOME: home,
+        THREADLINE_LOG: 'debug',
+        CODEX_HOME: join(home, 'no-codex-history'),
+        ...options.env,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     return new ServerProcess(child, home);

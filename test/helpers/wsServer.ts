@@ -1,5 +1,6 @@
 // The built server listening on a WebSocket, and clients that speak to it frame by frame.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { serverBundle } from './paths';
 import { MessageLog, type Incoming } from './messageLog';
@@ -25,10 +26,17 @@ export class WsClient extends MessageLog {
 export async function startWsServer(
   listen = 'ws://127.0.0.1:0',
   extraArgs: string[] = [],
+  options: { home?: string; env?: Record<string, string> } = {},
 ): Promise<{ url: string; http: string; child: ChildProcess; home: string; stderr: () => string }> {
-  const home = tempDir();
+  const home = options.home ?? tempDir();
   const child = spawn(process.execPath, [serverBundle, 'app-server', '--listen', listen, ...extraArgs], {
-    env: { ...process.env, THREADLINE_HOME: home },
+    // No Codex history unless a test gives one (never the developer's ~/.codex).
+    env: {
+      ...process.env,
+      THREADLINE_HOME: home,
+      CODEX_HOME: join(home, 'no-codex-history'),
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -32,16 +32,43 @@ describe('app-server over stdio: the thread lifecycle', () => {
     assert.ok(server.received.indexOf(started) > responseIndex, 'thread/started follows the response');
   });
 
-  it('records appServer as the source for other clients and lists only interactive sources by default', async () => {
+  it('lists the threads of any client by default, also archived, keeping the client name as originator', async () => {
     const server = await start(undefined, 'some_other_client');
     const { thread } = await server.call<{ thread: Thread }>('thread/start', {});
-    assert.equal(thread.source, 'appServer');
-    assert.deepEqual((await server.call<{ data: Thread[] }>('thread/list')).data, []);
-    const all = await server.call<{ data: Thread[] }>('thread/list', { sourceKinds: ['appServer'] });
+    assert.equal(thread.source, 'vscode', 'interactive whoever the client is, as the reference server');
+    assert.equal(thread.originator, 'some_other_client');
+    const listed = (await server.call<{ data: Thread[] }>('thread/list')).data;
     assert.deepEqual(
-      all.data.map((t) => t.id),
+      listed.map((t) => [t.id, t.originator]),
+      [[thread.id, 'some_other_client']],
+    );
+    await server.call('thread/archive', { threadId: thread.id });
+    assert.deepEqual((await server.call<{ data: Thread[] }>('thread/list')).data, []);
+    const archived = await server.call<{ data: Thread[] }>('thread/list', { archived: true });
+    assert.deepEqual(
+      archived.data.map((t) => t.id),
       [thread.id],
     );
+    // Kept across a restart: the originator is in the rollout, not only in memory.
+    await server.stop();
+    const again = await start(server.home, 'yet_another_client');
+    const read = await again.call<{ thread: Thread }>('thread/read', { threadId: thread.id });
+    assert.equal(read.thread.originator, 'some_other_client');
+  });
+
+  it('sorts by recency_at as by updated_at, and refuses section_position by name (the Codex TUI asks for both)', async () => {
+    const server = await start();
+    const first = (await server.call<{ thread: Thread }>('thread/start', {})).thread;
+    const second = (await server.call<{ thread: Thread }>('thread/start', {})).thread;
+    await new Promise((r) => setTimeout(r, 1100));
+    await server.call('thread/name/set', { threadId: first.id, name: 'Touched last' });
+    const ids = async (sortKey: string) =>
+      (await server.call<{ data: Thread[] }>('thread/list', { sortKey })).data.map((t) => t.id);
+    assert.deepEqual(await ids('recency_at'), [first.id, second.id]);
+    assert.deepEqual(await ids('recency_at'), await ids('updated_at'));
+    const refused = await server.request('thread/list', { sortKey: 'section_position' });
+    assert.equal(refused.error?.code, -32602);
+    assert.match(refused.error!.message, /section_position is not supported/);
   });
 
   it('never writes an ephemeral thread, but reads it while loaded', async () => {

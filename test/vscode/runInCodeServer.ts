@@ -2,7 +2,7 @@
 // Development Host (this repository, unpackaged), streams mocha's output here and exits with its result.
 // On failure it prints the extension host's log.
 import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { format } from 'node:util';
 import { repoRoot } from '../helpers/paths';
 import { tempDir } from '../helpers/tempDirs';
@@ -22,7 +22,8 @@ async function main(): Promise<number> {
   const testsEntry = await bundleInEditorTests();
   // The extension's server keeps its threads here, never in the user's ~/.threadline.
   const home = tempDir('threadline-home-');
-  const env: NodeJS.ProcessEnv = { THREADLINE_HOME: home };
+  // …and reads no Codex history but the one a test gives it (never the developer's ~/.codex).
+  const env: NodeJS.ProcessEnv = { THREADLINE_HOME: home, CODEX_HOME: join(home, 'no-codex-history') };
   // `--reference`: the reference-server suite, with the codex binary its npm package ships.
   if (reference) env.THREADLINE_TEST_CODEX = resolve(repoRoot, 'node_modules', '.bin', 'codex');
   const server = await CodeServer.start({ smokeTestDriver: true, env });

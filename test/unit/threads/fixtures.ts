@@ -27,6 +27,7 @@ export const newThread = (fields: Partial<NewThread> = {}): NewThread => ({
   modelProvider: 'openai',
   model: 'gpt-5.1-codex',
   source: 'vscode',
+  originator: null,
   cliVersion: '0.0.0-test',
   forkedFromId: null,
   gitInfo: null,

@@ -8,6 +8,7 @@ const meta: ThreadMeta = {
   modelProvider: 'openai',
   model: null,
   source: 'vscode',
+  originator: null,
   cliVersion: '0',
   forkedFromId: null,
   gitInfo: null,

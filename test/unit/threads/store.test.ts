@@ -32,6 +32,7 @@ describe('ThreadStore: creating, reading and changing threads', () => {
       modelProvider: 'openai',
       model: 'gpt-5.1-codex',
       source: 'vscode',
+      originator: null,
       cliVersion: '0.0.0-test',
       forkedFromId: null,
       gitInfo: { sha: 'abc', branch: 'main', originUrl: null },
