@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolveHome } from './config/home';
 import { collectWhenIdle } from './idleCollection';
-import { createLogger, type Logger } from './log';
+import { createLogger, parseLogLevel, RecentLines, stderrSink, type Logger } from './log';
 import { createDispatcher } from './rpc/dispatcher';
 import { parseListenUrl, serveStdio, type Listening } from './rpc/listen';
 import type { Dispatch } from './rpc/clientConnection';
@@ -19,10 +19,11 @@ export interface AppServerOptions {
 }
 
 export async function runAppServer(options: AppServerOptions): Promise<number> {
-  const log = createLogger();
+  const recentLog = new RecentLines();
+  const log = createLogger(parseLogLevel(process.env.THREADLINE_LOG), recentLog.tee(stderrSink()));
   const target = parseListenUrl(options.listen);
   keepRunningOnStrayErrors(log);
-  const services = new Services(resolveHome(), log);
+  const services = new Services(resolveHome(), log, recentLog);
   const dispatch = createDispatcher(methodHandlers(services), log, toRpcError);
   const listening = await listen(target, options, dispatch, services, log);
   const stopCollecting = collectWhenIdle(log);

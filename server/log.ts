@@ -28,12 +28,32 @@ export function createLogger(
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
 }
 
+/** The last lines the log wrote, kept so a feedback bundle can include them. */
+export class RecentLines {
+  private readonly lines: string[] = [];
+
+  constructor(private readonly max = 2000) {}
+
+  /** A sink that keeps each line here and passes it on. */
+  tee(next: (line: string) => void): (line: string) => void {
+    return (line) => {
+      this.lines.push(line);
+      if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
+      next(line);
+    };
+  }
+
+  text(): string {
+    return this.lines.join('');
+  }
+}
+
 /**
  * Writes to stderr until it breaks. A stderr whose reader is gone (the editor that started us died)
  * fails every write with EPIPE; unhandled, each failure was an uncaught exception, logged to stderr,
  * failing again: orphaned servers spun at 20% CPU for hours.
  */
-function stderrSink(): (line: string) => void {
+export function stderrSink(): (line: string) => void {
   let broken = false;
   process.stderr.on('error', () => (broken = true));
   return (line) => {

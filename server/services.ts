@@ -11,7 +11,7 @@ import { knownContextWindow } from './config/contextWindows';
 import type { ConfigDefaults } from './config/settings';
 import type { ShellEnvironmentPolicy } from './exec/commandEnv';
 import { LoadedThread } from './loadedThread';
-import type { Logger } from './log';
+import { RecentLines, type Logger } from './log';
 import type { ModelClient, ProviderConfig } from './providers/types';
 import { invalidParams } from './rpc/rpcError';
 import { LoadedThreads } from './threads/loadedThreads';
@@ -41,6 +41,8 @@ export class Services {
   constructor(
     readonly home: string,
     readonly log: Logger,
+    /** What the log said lately (feedback/upload). */
+    readonly recentLog = new RecentLines(),
   ) {
     this.auth = new AuthStore(home, log);
     this.approvals = new Approvals(this.loaded, log, new ExecpolicyRules(home, log));

@@ -41,6 +41,17 @@ export class AuthStore {
     return typeof key === 'string' && key ? key : null;
   }
 
+  /** Every secret the file holds (keys, MCP tokens), so text leaving the machine's store can be scrubbed. */
+  async secrets(): Promise<string[]> {
+    const found: string[] = [];
+    const walk = (value: unknown): void => {
+      if (typeof value === 'string') found.push(value);
+      else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+    };
+    walk(await this.read());
+    return found;
+  }
+
   /** Stores a provider's key, or removes it when `apiKey` is null. */
   setApiKey(providerId: string, apiKey: string | null): Promise<void> {
     return this.change((file) => {

@@ -10,6 +10,7 @@ import { reviewHandlers } from './review';
 import { commandHandlers } from './command';
 import { backgroundTerminalHandlers } from './commandThread';
 import { ThreadSessions } from './threadSessions';
+import { feedbackHandlers } from './feedback';
 import { mcpHandlers } from './mcp';
 
 export function methodHandlers(services: Services): HandlerTable {
@@ -23,6 +24,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...reviewHandlers(services, sessions),
     ...commandHandlers(services),
     ...backgroundTerminalHandlers(services),
+    ...feedbackHandlers(services),
     ...mcpHandlers(services),
   };
 }

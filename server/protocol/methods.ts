@@ -10,6 +10,7 @@ import * as A from './accountMethods';
 import * as M from './modelMethods';
 import * as R from './reviewMethods';
 import * as C from './commandMethods';
+import * as F from './feedbackMethods';
 import * as Mcp from './mcp';
 
 export interface MethodSpec {
@@ -62,6 +63,11 @@ export const clientRequests = {
   'mcpServer/resource/read': { params: Mcp.McpResourceReadParams, result: Mcp.McpResourceReadResponse },
   'config/mcpServer/reload': { params: Mcp.McpServerRefreshParams, result: Mcp.McpServerRefreshResponse },
   'mcpServer/oauth/login': { params: Mcp.McpServerOauthLoginParams, result: Mcp.McpServerOauthLoginResponse },
+  'feedback/upload': { params: F.FeedbackUploadParams, result: F.FeedbackUploadResponse },
+  'windowsSandbox/setupStart': {
+    params: F.WindowsSandboxSetupStartParams,
+    result: F.WindowsSandboxSetupStartResponse,
+  },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

@@ -9,6 +9,7 @@ import { commandNotifications } from './commandMethods';
 import { serverRequestNotifications } from './serverRequests';
 import { fileChangeNotifications } from './fileChange';
 import { mcpNotifications } from './mcp';
+import { windowsSandboxNotifications } from './feedbackMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -26,4 +27,5 @@ export const serverNotifications = {
   ...serverRequestNotifications,
   ...fileChangeNotifications,
   ...mcpNotifications,
+  ...windowsSandboxNotifications,
 } as const;

@@ -336,6 +336,11 @@ export class ThreadStore {
     return history;
   }
 
+  /** The thread's records as JSON lines, whichever store holds it (a feedback bundle's copy). */
+  async recordLines(id: string): Promise<string> {
+    return this.exclusive(id, async () => (await this.records(id)).map((r) => JSON.stringify(r)).join('\n'));
+  }
+
   private async fold(id: string): Promise<History> {
     const [first, ...rest] = await this.records(id);
     if (first?.type !== 'session_meta')
