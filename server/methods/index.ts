@@ -11,6 +11,8 @@ import { commandHandlers } from './command';
 import { backgroundTerminalHandlers } from './commandThread';
 import { ThreadSessions } from './threadSessions';
 import { mcpHandlers } from './mcp';
+import { turnChangesHandlers } from './turnChanges';
+import { threadDeleteHandlers } from './threadDelete';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -24,5 +26,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...commandHandlers(services),
     ...backgroundTerminalHandlers(services),
     ...mcpHandlers(services),
+    ...turnChangesHandlers(services),
+    ...threadDeleteHandlers(services),
   };
 }

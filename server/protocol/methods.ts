@@ -11,6 +11,7 @@ import * as M from './modelMethods';
 import * as R from './reviewMethods';
 import * as C from './commandMethods';
 import * as Mcp from './mcp';
+import * as K from './turnChanges';
 
 export interface MethodSpec {
   params: TSchema;
@@ -35,6 +36,7 @@ export const clientRequests = {
   'thread/unsubscribe': { params: T.ThreadIdParams, result: T.ThreadUnsubscribeResponse },
   'thread/rollback': { params: T.ThreadRollbackParams, result: T.ThreadResponse, specOnly: true },
   'thread/revert': { params: T.ThreadRevertParams, result: T.ThreadResponse },
+  'thread/delete': { params: T.ThreadIdParams, result: T.EmptyResponse },
   'thread/turns/list': { params: T.ThreadTurnsListParams, result: T.ThreadTurnsListResponse },
   'thread/compact/start': { params: U.ThreadCompactStartParams, result: T.EmptyResponse },
   'turn/start': { params: U.TurnStartParams, result: U.TurnResponse },
@@ -62,6 +64,16 @@ export const clientRequests = {
   'mcpServer/resource/read': { params: Mcp.McpResourceReadParams, result: Mcp.McpResourceReadResponse },
   'config/mcpServer/reload': { params: Mcp.McpServerRefreshParams, result: Mcp.McpServerRefreshResponse },
   'mcpServer/oauth/login': { params: Mcp.McpServerOauthLoginParams, result: Mcp.McpServerOauthLoginResponse },
+  'thread/turn/changes/list': {
+    params: K.TurnChangesListParams,
+    result: K.TurnChangesListResponse,
+    experimental: true,
+  },
+  'thread/turn/changes/revert': {
+    params: K.TurnChangesRevertParams,
+    result: K.TurnChangesRevertResponse,
+    experimental: true,
+  },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;
