@@ -51,3 +51,10 @@ function fullCollection(): Collect {
   }
   return gc;
 }
+
+/** One compacting full collection now: after dropping a large structure on purpose (the search index). */
+export function collectNow(): void {
+  setFlagsFromString('--compact-on-every-full-gc');
+  fullCollection()();
+  setFlagsFromString('--no-compact-on-every-full-gc');
+}

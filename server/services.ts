@@ -14,6 +14,9 @@ import { LoadedThread } from './loadedThread';
 import { RecentLines, type Logger } from './log';
 import type { ModelClient, ProviderConfig } from './providers/types';
 import { invalidParams } from './rpc/rpcError';
+import { CheckpointStore } from './checkpoints/checkpointStore';
+import { TurnCheckpointWriter } from './checkpoints/turnCheckpoint';
+import { ThreadSearch } from './search/threadSearch';
 import { LoadedThreads } from './threads/loadedThreads';
 import { McpAuth } from './mcp/oauth';
 import { McpRegistry } from './mcp/registry';
@@ -34,6 +37,10 @@ export class Services {
   readonly approvals: Approvals;
   /** The MCP servers of config.toml, shared by every thread. */
   readonly mcp: McpRegistry;
+  /** What each turn changed on disk, so it can be undone. */
+  readonly checkpoints: CheckpointStore;
+  /** Full-text search over every thread (thread/list's searchTerm). */
+  readonly search: ThreadSearch;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -45,6 +52,8 @@ export class Services {
     readonly recentLog = new RecentLines(),
   ) {
     this.auth = new AuthStore(home, log);
+    this.checkpoints = new CheckpointStore(home, log);
+    this.search = new ThreadSearch(home, log, () => this.store());
     this.approvals = new Approvals(this.loaded, log, new ExecpolicyRules(home, log));
     this.mcp = new McpRegistry(
       async (fresh) => (fresh ? await loadConfig(home, log) : await this.loadedConfig()).mcpServers,
@@ -126,11 +135,18 @@ export class Services {
     };
   }
 
+  turnCheckpoint(threadId: string, turnId: string): TurnCheckpointWriter {
+    return new TurnCheckpointWriter(this.checkpoints, threadId, turnId, this.log);
+  }
+
   /** Starts loading what thread methods need, without making anyone wait for it. */
   warmUp(): void {
     setImmediate(() => {
       this.store().catch(() => {});
       this.loadedConfig().catch(() => {});
+      this.store()
+        .then((store) => this.checkpoints.recover((threadId) => store.get(threadId) !== undefined))
+        .catch(() => {});
     });
   }
 
@@ -142,6 +158,7 @@ export class Services {
     await Promise.all(running.map((turn) => turn.done));
     for (const thread of threads) thread.dispose();
     await this.mcp.close();
+    await this.search.close().catch(() => {});
     const store = await this.storePromise?.catch(() => undefined);
     await store?.close();
   }

@@ -43,6 +43,8 @@ export interface ViewContext {
   kind: 'sidebar' | 'panel';
   /** The window is in Restricted Mode: every turn runs read-only with untrusted approvals. */
   restricted: boolean;
+  /** The server can list and undo what each turn changed on disk (Review / Undo changes). */
+  turnChanges?: boolean;
 }
 
 export type HostMessage =
@@ -59,6 +61,8 @@ export type HostMessage =
   | { type: 'insertText'; text: string }
   /** The user asked to type (the Focus Composer keybinding): the composer takes the focus. */
   | { type: 'focusComposer' }
+  /** Scroll to this turn of the shown thread (a search result was picked). */
+  | { type: 'revealTurn'; threadId: string; turnId: string }
   /** Every prompt of the shown thread still waiting for the user, oldest first (sent whole: a handful). */
   | { type: 'prompts'; threadId: string; prompts: PromptView[] }
   /** A prompt of the shown thread was settled: its card shows the outcome for a moment. */
@@ -186,8 +190,13 @@ export type WebviewMessage =
   | { type: 'openFile'; path: string }
   /** One file's change of a fileChange item as a diff editor (`diff` as the item carries it). */
   | { type: 'openFileDiff'; path: string; kind: string; diff: string; movePath?: string }
-  /** A turn's changes (its turn/diff/updated unified diff) in the multi-file diff editor. */
+  /**
+   * A turn's changes in the multi-file diff editor: the server's record of them when it keeps one,
+   * else `diff` (its turn/diff/updated unified diff).
+   */
   | { type: 'openTurnChanges'; turnId: string; diff: string }
+  /** Puts back what a turn changed on disk, after the user confirms the list of files. */
+  | { type: 'undoTurnChanges'; turnId: string }
   | { type: 'openInEditor'; threadId: string }
   /** The user's answer to a pending prompt; a prompt already settled ignores it. */
   | { type: 'answerPrompt'; key: string; result: PromptResult }

@@ -23,6 +23,7 @@ import type { FileMentions } from './fileMentions';
 import { startInfo, startThread } from './newThread';
 import { PromptFeed, type PromptRegistry } from './promptFeed';
 import { ThreadFeed } from './threadFeed';
+import { supportsTurnChanges, TurnChanges } from './turnChanges';
 
 export interface SessionServices {
   server: ThreadlineServer;
@@ -45,6 +46,8 @@ export class ConversationSession implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly handlers: Handlers;
   private readonly prompts: PromptFeed;
+  private readonly turnChanges: TurnChanges;
+  private revealTurnId: string | undefined;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -57,6 +60,7 @@ export class ConversationSession implements vscode.Disposable {
   ) {
     this.handlers = this.requestHandlers();
     this.prompts = new PromptFeed(services.approvals, (m) => this.post(m));
+    this.turnChanges = new TurnChanges(services.server, services.diffs);
     this.disposables.push(
       webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(message)),
       // After a restart the server resumes the shown thread (keepSubscribed); the view reads it again,
@@ -77,10 +81,16 @@ export class ConversationSession implements vscode.Disposable {
     return this.threadId;
   }
 
-  /** Switches the view to another thread (the tree's Open, New Thread). */
-  async show(threadId: string): Promise<void> {
+  /** Switches the view to another thread (the tree's Open, New Thread), scrolled to `turnId` if given. */
+  async show(threadId: string, turnId?: string): Promise<void> {
     this.threadId = threadId;
+    this.revealTurnId = turnId;
     if (this.ready) await this.load();
+  }
+
+  /** Scrolls to this turn once the thread is shown (a search result picked before the view existed). */
+  revealTurn(turnId: string): void {
+    this.revealTurnId = turnId;
   }
 
   /** Whether the user can see this view (its prompts need no notification then). */
@@ -136,7 +146,17 @@ export class ConversationSession implements vscode.Disposable {
           message.movePath,
         );
       case 'openTurnChanges':
-        return this.services.diffs.openTurnChanges(this.cwd(), message.diff);
+      case 'undoTurnChanges': {
+        const threadId = this.feed?.threadId;
+        if (!threadId) return;
+        const work =
+          message.type === 'openTurnChanges'
+            ? this.turnChanges.review(threadId, message.turnId, this.cwd(), message.diff)
+            : this.turnChanges.undo(threadId, message.turnId, this.cwd());
+        return work.catch((error: Error) => {
+          void vscode.window.showErrorMessage(`Threadline: ${error.message}`);
+        });
+      }
       case 'openInEditor':
         await vscode.commands.executeCommand('threadline.openInEditor', message.threadId);
         return;
@@ -170,6 +190,7 @@ export class ConversationSession implements vscode.Disposable {
       if (!this.threadId) this.post({ type: 'empty', context: this.context, start });
       return;
     }
+    this.context.turnChanges = supportsTurnChanges(this.services.server);
     this.feed = new ThreadFeed(this.services.server, this.threadId, (m) => this.post(m), this.context);
     this.feed.onSnapshot = (thread) => {
       this.onTitle(thread.name ?? (thread.preview.slice(0, 40) || 'New thread'));
@@ -178,6 +199,9 @@ export class ConversationSession implements vscode.Disposable {
     };
     try {
       await this.feed.snapshot();
+      if (this.revealTurnId)
+        this.post({ type: 'revealTurn', threadId: this.threadId, turnId: this.revealTurnId });
+      this.revealTurnId = undefined;
     } catch (error) {
       this.prompts.show(undefined);
       this.post({

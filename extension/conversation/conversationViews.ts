@@ -25,8 +25,10 @@ export function registerConversation(
     views,
     vscode.window.registerWebviewViewProvider(conversationViewId, views),
     vscode.window.registerWebviewPanelSerializer(panelViewType, views),
-    vscode.commands.registerCommand('threadline.openThread', (threadId: unknown) =>
-      typeof threadId === 'string' ? views.showInView(threadId) : undefined,
+    vscode.commands.registerCommand('threadline.openThread', (threadId: unknown, turnId: unknown) =>
+      typeof threadId === 'string'
+        ? views.showInView(threadId, typeof turnId === 'string' ? turnId : undefined)
+        : undefined,
     ),
     vscode.commands.registerCommand('threadline.focusComposer', () => views.focusComposer()),
     vscode.commands.registerCommand('threadline.openInEditor', (threadId: unknown) =>
@@ -40,6 +42,8 @@ class ConversationViews
 {
   private view: ConversationSession | undefined;
   private pendingThreadId: string | undefined;
+  /** The turn to scroll to once the view that is still being created shows its thread. */
+  private pendingTurnId: string | undefined;
   private readonly panels = new Map<vscode.WebviewPanel, ConversationSession>();
 
   constructor(
@@ -65,6 +69,8 @@ class ConversationViews
       },
     );
     this.view = session;
+    if (this.pendingTurnId) session.revealTurn(this.pendingTurnId);
+    this.pendingTurnId = undefined;
     session.setVisible(webviewView.visible);
     webviewView.onDidChangeVisibility(() => session.setVisible(webviewView.visible));
     webviewView.onDidDispose(() => {
@@ -73,9 +79,10 @@ class ConversationViews
     });
   }
 
-  async showInView(threadId: string): Promise<void> {
+  async showInView(threadId: string, turnId?: string): Promise<void> {
     this.pendingThreadId = threadId;
-    if (this.view) await this.view.show(threadId);
+    this.pendingTurnId = this.view ? undefined : turnId;
+    if (this.view) await this.view.show(threadId, turnId);
     await vscode.commands.executeCommand(`${conversationViewId}.focus`);
   }
 

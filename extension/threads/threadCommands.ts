@@ -16,9 +16,10 @@ export function targets(node: TreeNode | undefined, selected: readonly TreeNode[
   return all.filter((n): n is ThreadNode => n.kind === 'thread');
 }
 
-export async function openThread(threadId: string): Promise<void> {
+/** Opens a thread in the Conversation view; with `turnId`, scrolled to that turn. */
+export async function openThread(threadId: string, turnId?: string): Promise<void> {
   const commands = await vscode.commands.getCommands(true);
-  if (commands.includes(OPEN_THREAD)) await vscode.commands.executeCommand(OPEN_THREAD, threadId);
+  if (commands.includes(OPEN_THREAD)) await vscode.commands.executeCommand(OPEN_THREAD, threadId, turnId);
 }
 
 export function threadCommands(server: ThreadlineServer, cwd: () => string | undefined): vscode.Disposable[] {

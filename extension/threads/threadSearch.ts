@@ -1,5 +1,7 @@
-// "Search Threads": a Quick Pick that asks the server (`searchTerm`) as the user types and lets VS Code's
-// own fuzzy matching rank names and previews among what came back.
+// "Search Threads": a Quick Pick that asks the server (`searchTerm`) as the user types. Threadline's
+// server searches everything said in every thread and ranks the results, each with the line that
+// matched (shown as its description) and the turn it is in (opened scrolled there); with another
+// server, VS Code's own fuzzy matching ranks names and previews among what came back.
 import * as vscode from 'vscode';
 import type { Thread } from '../../server/protocol/thread';
 import type { ThreadlineServer } from '../server/threadlineServer';
@@ -9,11 +11,18 @@ import { listedSources } from './threadTreeModel';
 
 interface ThreadPick extends vscode.QuickPickItem {
   threadId: string;
+  turnId?: string;
+}
+
+/** The thread picked, and the turn that matched the search when the server said. */
+export interface PickedThread {
+  threadId: string;
+  turnId?: string;
 }
 
 const debounceMs = 150;
 
-export function searchThreads(server: ThreadlineServer): Promise<string | undefined> {
+export function searchThreads(server: ThreadlineServer): Promise<PickedThread | undefined> {
   const pick = vscode.window.createQuickPick<ThreadPick>();
   pick.title = 'Search Threads';
   pick.placeholder = 'Type to search names, prompts and messages of every thread';
@@ -34,8 +43,20 @@ export function searchThreads(server: ThreadlineServer): Promise<string | undefi
         ...(term ? { searchTerm: term } : {}),
       });
       if (mine !== asked) return;
-      for (const thread of data) found.set(thread.id, thread);
       const now = new Date();
+      if (term && data.some((thread) => thread.searchMatch)) {
+        // The server's ranking, each with what matched: kept as it is, not filtered again here.
+        pick.items = data.map((thread) => ({
+          threadId: thread.id,
+          turnId: thread.searchMatch?.turnId ?? undefined,
+          label: threadLabel(thread),
+          description: thread.searchMatch?.snippet,
+          detail: `${relativeTime(thread.updatedAt, now)} · ${thread.cwd}`,
+          alwaysShow: true,
+        }));
+        return;
+      }
+      for (const thread of data) found.set(thread.id, thread);
       // Everything found so far stays listed so the fuzzy filter can still rank it while the user types.
       pick.items = [...found.values()]
         .sort((a, b) => b.updatedAt - a.updatedAt)
@@ -58,7 +79,8 @@ export function searchThreads(server: ThreadlineServer): Promise<string | undefi
       timer = setTimeout(() => void query(value.trim()), debounceMs);
     });
     pick.onDidAccept(() => {
-      resolve(pick.selectedItems[0]?.threadId);
+      const chosen = pick.selectedItems[0];
+      resolve(chosen && { threadId: chosen.threadId, turnId: chosen.turnId });
       pick.hide();
     });
     pick.onDidHide(() => {

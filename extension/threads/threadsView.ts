@@ -85,9 +85,9 @@ export class ThreadsView implements vscode.Disposable {
         view.reveal(this.model.archivedNode, { expand: true, select: false, focus: true }),
       ),
       vscode.commands.registerCommand('threadline.searchThreads', async () => {
-        const threadId = await searchThreads(server);
-        if (threadId) await this.open(server, threadId);
-        return threadId;
+        const picked = await searchThreads(server);
+        if (picked) await this.open(server, picked.threadId, picked.turnId);
+        return picked?.threadId;
       }),
     );
     this.model.onDidChange(() => this.updateMessage());
@@ -98,13 +98,13 @@ export class ThreadsView implements vscode.Disposable {
    * Opens a thread in the conversation view. A thread of the Codex history is only read by the
    * server: resuming it gives its continuation in Threadline's home, which is what opens.
    */
-  private async open(server: ThreadlineServer, threadId: string): Promise<void> {
+  private async open(server: ThreadlineServer, threadId: string, turnId?: string): Promise<void> {
     const thread = this.model.thread(threadId)?.thread;
     if (thread && threadOrigin(thread, server.info?.codexHome).codexHistory) {
       const { thread: continued } = await server.request('thread/resume', { threadId, excludeTurns: true });
       return openThread(continued.id);
     }
-    return openThread(threadId);
+    return openThread(threadId, turnId);
   }
 
   private async setShowAll(showAll: boolean): Promise<void> {

@@ -24,6 +24,7 @@ export interface ToolContext {
   permissions: ToolPermissions;
   /** Asks the user (see server/approvals/approvals.ts for the steps a tool follows). */
   approvals: ApprovalGate;
+  checkpoint: TurnCheckpoint;
 }
 
 export interface ToolResult {
@@ -52,3 +53,22 @@ export function parseArguments(call: ToolCall): Record<string, unknown> {
 
 /** A call the model got wrong: reported back to it as the tool's output, never a turn failure. */
 export class ToolInputError extends Error {}
+
+/** One file a patch is about to write: its bytes before and after (null: no such file). */
+export interface PatchWrite {
+  path: string;
+  target: string;
+  before: Buffer | null;
+  after: Buffer | null;
+}
+
+/**
+ * Records what the turn's tools change on disk so the turn can be undone (server/checkpoints).
+ * Each call keeps what it needs before the change; the function it returns records the change
+ * once made. Recording never fails a tool: what cannot be kept becomes a note on the turn.
+ */
+export interface TurnCheckpoint {
+  beforePatch(writes: PatchWrite[]): Promise<() => Promise<void>>;
+  /** `policy` null: the command runs unconfined. */
+  beforeCommand(cwd: string, policy: SandboxPolicy | null): Promise<(label: string) => Promise<void>>;
+}

@@ -8,7 +8,7 @@ import type { ActiveTurn } from './activeTurn';
 import { compact, needsCompaction, type CompactionLimits } from './compaction';
 import { streamResponse } from './responseStream';
 import type { ApprovalGate } from './approvalGate';
-import type { AgentTool, ToolCall, ToolContext, ToolPermissions } from './tool';
+import type { AgentTool, ToolCall, ToolContext, ToolPermissions, TurnCheckpoint } from './tool';
 import { ToolInputError } from './tool';
 import type { TurnEmitter } from './turnEmitter';
 import { isAbort, toTurnError } from './turnError';
@@ -26,6 +26,7 @@ export interface TurnSpec {
   cwd: string;
   permissions: ToolPermissions;
   approvals: ApprovalGate;
+  checkpoint: TurnCheckpoint;
   limits: CompactionLimits;
   usage: UsageTotals;
   /** Compact and stop (thread/compact/start) instead of asking the model to answer. */
@@ -119,6 +120,7 @@ class Loop {
       emit: this.emit,
       permissions: this.spec.permissions,
       approvals: this.spec.approvals,
+      checkpoint: this.spec.checkpoint,
     };
     const result = tool
       ? await tool.run(call, context).catch((error: unknown) => {

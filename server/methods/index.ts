@@ -12,6 +12,8 @@ import { backgroundTerminalHandlers } from './commandThread';
 import { ThreadSessions } from './threadSessions';
 import { feedbackHandlers } from './feedback';
 import { mcpHandlers } from './mcp';
+import { turnChangesHandlers } from './turnChanges';
+import { threadDeleteHandlers } from './threadDelete';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -26,5 +28,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...backgroundTerminalHandlers(services),
     ...feedbackHandlers(services),
     ...mcpHandlers(services),
+    ...turnChangesHandlers(services),
+    ...threadDeleteHandlers(services),
   };
 }

@@ -26,7 +26,7 @@ export function initializeHandlers(home: string, afterHandshake: () => void): Ha
         codexHome: home,
         platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
         platformOs: platformOs(),
-        ...(experimentalApi ? { threadline: { acceptWithEdits: true } } : {}),
+        ...(experimentalApi ? { threadline: { acceptWithEdits: true, turnChanges: true } } : {}),
       };
     },
   };

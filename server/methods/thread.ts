@@ -4,12 +4,15 @@ import { resolve } from 'node:path';
 import type { StoredSortKey, ThreadSortKey } from '../protocol/enums';
 import type { Turn } from '../protocol/thread';
 import type { HandlerTable } from '../rpc/dispatcher';
-import { invalidParams } from '../rpc/rpcError';
+import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
 import type { ThreadSummary } from '../threads/summary';
 import type { ThreadSessions } from './threadSessions';
 import { settleOrphanedTurns } from './threadView';
 import { turnsListHandler } from './turnsList';
+import { revertDroppedTurns } from '../checkpoints/turnUndo';
+import { searchPage, type SearchFilters } from './threadListSearch';
+import type { ListQuery } from '../threads/listing';
 
 /** The store's order for a sort key: recency is last activity; sections are not kept here. */
 function storedSortKey(sortKey: ThreadSortKey | null | undefined): StoredSortKey {
@@ -28,6 +31,22 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
   const { loaded } = services;
   const view = (summary: ThreadSummary, turns: Turn[] = []) => sessions.view(summary, turns);
 
+  /** Before a rollback: the dropped turns' files back as they were, or an error and no change. */
+  async function revertFilesOfDropped(threadId: string, numTurns: number): Promise<void> {
+    const store = await services.store();
+    const current = loaded.get(threadId)?.turn;
+    if (current)
+      throw invalidRequest(`a turn is running on thread ${threadId} (${current.turnId}): interrupt it first`);
+    const { turns } = await store.history(threadId);
+    if (numTurns > turns.length) return; // the rollback itself answers with the error
+    const problem = await revertDroppedTurns(
+      services.checkpoints,
+      threadId,
+      turns.slice(-numTurns).map((t) => t.id),
+    );
+    if (problem) throw invalidRequest(problem);
+  }
+
   const handlers: HandlerTable = {
     'thread/start': (params, { peer }) => sessions.start(params, peer),
     'thread/resume': (params, { peer }) => sessions.resume(params, peer),
@@ -41,10 +60,10 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
       return { thread: view(summary, settleOrphanedTurns((await store.history(summary.id)).turns, running)) };
     },
 
-    'thread/list': async (params) => {
+    'thread/list': async (params, { peer }) => {
       const store = await services.store();
       await store.refresh();
-      const page = store.list({
+      const query: SearchFilters & Pick<ListQuery, 'sortKey' | 'sortDirection'> = {
         cursor: params.cursor ?? undefined,
         limit: Math.min(params.limit || DEFAULT_PAGE, MAX_PAGE),
         sortKey: storedSortKey(params.sortKey),
@@ -57,8 +76,14 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
           params.cwd == null
             ? undefined
             : (Array.isArray(params.cwd) ? params.cwd : [params.cwd]).map((c) => resolve(c)),
-        searchTerm: params.searchTerm ?? undefined,
-      });
+      };
+      const searchTerm = params.searchTerm?.trim();
+      if (searchTerm) {
+        return searchPage(store, services.search, { ...query, searchTerm }, peer.experimentalApi, (s) =>
+          view(s),
+        );
+      }
+      const page = store.list(query);
       return { data: page.data.map((summary) => view(summary)), nextCursor: page.nextCursor };
     },
 
@@ -105,6 +130,7 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
 
     'thread/rollback': async (params) => {
       const store = await services.store();
+      if (params.revertFiles) await revertFilesOfDropped(params.threadId, params.numTurns);
       const history = await store.rollback(params.threadId, params.numTurns);
       return { thread: view(store.require(params.threadId), history.turns) };
     },

@@ -173,9 +173,15 @@ export async function startTurnOn(
       run,
       ...(body ? { body: () => body(active) } : {}),
       prepare: () => prepareTurn(services, store, thread, active, input),
-    }).catch((error: Error) =>
-      services.log.error(`turn ${emit.turnId} on ${threadId} ended badly: ${error.stack}`),
-    ),
+    })
+      .catch((error: Error) =>
+        services.log.error(`turn ${emit.turnId} on ${threadId} ended badly: ${error.stack}`),
+      )
+      .then(() => services.search.threadChanged(threadId))
+      .then(() => services.checkpoints.sweep(threadId))
+      .catch((error: Error) =>
+        services.log.error(`thread ${threadId}: checkpoint sweep failed: ${error.message}`),
+      ),
   );
   return emit.turn('inProgress', null, null);
 }

@@ -86,6 +86,7 @@ export async function prepareTurn(
       sandboxPolicy: effectiveSandboxPolicy(settings),
     },
     approvals: services.approvals.gateFor(active, thread.grants),
+    checkpoint: services.turnCheckpoint(threadId, active.turnId),
     limits: config.compactionLimits(settings.model),
     usage: thread.usage,
     compactOnly: input.compactOnly,

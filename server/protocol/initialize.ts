@@ -26,6 +26,11 @@ export const InitializeResponse = Shape({
   /**
    * What this server offers beyond the reference protocol; sent only to a client that opted into
    * `experimentalApi`. `acceptWithEdits`: file-change approvals take the `acceptWithEdits` decision.
+   * `turnChanges`: thread/turn/changes/list and /revert undo what a turn changed on disk.
    */
-  threadline: Type.Optional(Experimental(Type.Object({ acceptWithEdits: Type.Boolean() }))),
+  threadline: Type.Optional(
+    Experimental(
+      Type.Object({ acceptWithEdits: Type.Boolean(), turnChanges: Type.Optional(Type.Boolean()) }),
+    ),
+  ),
 });

@@ -12,6 +12,7 @@ import * as R from './reviewMethods';
 import * as C from './commandMethods';
 import * as F from './feedbackMethods';
 import * as Mcp from './mcp';
+import * as K from './turnChanges';
 
 export interface MethodSpec {
   params: TSchema;
@@ -36,6 +37,7 @@ export const clientRequests = {
   'thread/unsubscribe': { params: T.ThreadIdParams, result: T.ThreadUnsubscribeResponse },
   'thread/rollback': { params: T.ThreadRollbackParams, result: T.ThreadResponse, specOnly: true },
   'thread/revert': { params: T.ThreadRevertParams, result: T.ThreadResponse },
+  'thread/delete': { params: T.ThreadIdParams, result: T.EmptyResponse },
   'thread/turns/list': { params: T.ThreadTurnsListParams, result: T.ThreadTurnsListResponse },
   'thread/compact/start': { params: U.ThreadCompactStartParams, result: T.EmptyResponse },
   'turn/start': { params: U.TurnStartParams, result: U.TurnResponse },
@@ -67,6 +69,16 @@ export const clientRequests = {
   'windowsSandbox/setupStart': {
     params: F.WindowsSandboxSetupStartParams,
     result: F.WindowsSandboxSetupStartResponse,
+  },
+  'thread/turn/changes/list': {
+    params: K.TurnChangesListParams,
+    result: K.TurnChangesListResponse,
+    experimental: true,
+  },
+  'thread/turn/changes/revert': {
+    params: K.TurnChangesRevertParams,
+    result: K.TurnChangesRevertResponse,
+    experimental: true,
   },
 } as const satisfies Record<string, MethodSpec>;
 

@@ -19,6 +19,7 @@ export const serverNotifications = {
   'thread/archived': Shape(ThreadId),
   'thread/unarchived': Shape(ThreadId),
   'thread/closed': Shape(ThreadId),
+  'thread/deleted': Shape(ThreadId),
   'thread/name/updated': Shape({ ...ThreadId, threadName: Nullable(Type.String()) }),
   ...turnNotifications,
   ...accountNotifications,

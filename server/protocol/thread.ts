@@ -2,7 +2,7 @@
 // milliseconds.
 import { Type, type Static } from '@sinclair/typebox';
 import { ThreadItem } from './items';
-import { Nullable, Opt, Seconds, StringEnum } from './schema';
+import { Experimental, Nullable, Opt, Seconds, StringEnum } from './schema';
 
 export const ThreadActiveFlag = StringEnum(['waitingOnApproval', 'waitingOnUserInput']);
 
@@ -103,5 +103,12 @@ export const Thread = Type.Object({
   path: Nullable(Type.String()),
   /** The client that started the thread (its clientInfo.name), when known. */
   originator: Opt(Type.String()),
+  /**
+   * Threadline's own, in thread/list results for a searchTerm, to clients that opted into
+   * experimentalApi: the turn that matches best and a line of text around the match.
+   */
+  searchMatch: Type.Optional(
+    Experimental(Type.Object({ turnId: Nullable(Type.String()), snippet: Type.String() })),
+  ),
 });
 export type Thread = Static<typeof Thread>;

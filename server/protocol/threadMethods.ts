@@ -109,7 +109,12 @@ export const ThreadUnsubscribeResponse = Shape({
   ]),
 });
 
-export const ThreadRollbackParams = Params({ ...ThreadId, numTurns: Type.Integer({ minimum: 1 }) });
+export const ThreadRollbackParams = Params({
+  ...ThreadId,
+  numTurns: Type.Integer({ minimum: 1 }),
+  /** Threadline's own: also put back the files the dropped turns changed (all or nothing). */
+  revertFiles: Type.Optional(Experimental(Nullable(Type.Boolean()))),
+});
 export const ThreadRevertParams = Params({ ...ThreadId, beforeTurnId: Type.String({ minLength: 1 }) });
 
 export const ThreadTurnsListParams = Params({

@@ -95,17 +95,17 @@ async function commonDir(gitdir: string): Promise<string[]> {
   return common === null || common === gitdir ? [] : [common];
 }
 
-interface IgnoreRules {
+export interface IgnoreRules {
   base: string;
   matcher: Ignore;
 }
 
-async function withGitignore(dir: string, inherited: IgnoreRules[]): Promise<IgnoreRules[]> {
+export async function withGitignore(dir: string, inherited: IgnoreRules[]): Promise<IgnoreRules[]> {
   const text = await fs.readFile(join(dir, '.gitignore'), 'utf8').catch(() => null);
   return text === null ? inherited : [...inherited, { base: dir, matcher: ignore().add(text) }];
 }
 
-function ignored(rules: IgnoreRules[], dir: string): boolean {
+export function ignored(rules: IgnoreRules[], dir: string): boolean {
   // The trailing slash lets folder-only patterns (`build/`) match.
   return rules.some(({ base, matcher }) => matcher.ignores(`${relative(base, dir).split(sep).join('/')}/`));
 }

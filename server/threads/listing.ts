@@ -136,3 +136,20 @@ function firstIndexWhere(order: readonly number[], test: (row: number) => boolea
   }
   return lo;
 }
+
+/**
+ * Whether one summary passes a query's filters (archived, providers, sources, cwd), for lists
+ * ordered by something other than the table's own orders (search relevance).
+ */
+export function passesFilters(
+  summary: ThreadSummary,
+  query: Omit<ListQuery, 'limit' | 'sortKey' | 'sortDirection'>,
+): boolean {
+  return (
+    summary.archived === query.archived &&
+    (!query.modelProviders?.length || query.modelProviders.includes(summary.modelProvider)) &&
+    (!query.sourceKinds?.length ||
+      (query.sourceKinds as readonly string[]).includes(sourceKind(summary.source))) &&
+    (!query.cwd?.length || query.cwd.includes(summary.cwd))
+  );
+}

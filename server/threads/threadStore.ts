@@ -264,6 +264,18 @@ export class ThreadStore {
     });
   }
 
+  /** Removes the thread for good: its rollout (archived or not) and its index entry. */
+  delete(id: string): Promise<void> {
+    return this.exclusive(id, async () => {
+      if (this.ephemeral.delete(id)) return;
+      const summary = this.require(id);
+      const path = join(this.home, summary.path);
+      await fs.rm(path, { force: true });
+      await this.index.delete(id);
+      await this.index.folderChanged(dirname(path));
+    });
+  }
+
   /** Finishes pending writes and saves a clean index; call once, at shutdown. */
   async close(): Promise<void> {
     await this.queue.flush();

@@ -89,12 +89,14 @@ export const applyPatchTool: AgentTool = {
       }
       if (decision.edits?.length) applied = withUserEdits(plan, decision.edits);
     }
+    const recordCheckpoint = await context.checkpoint.beforePatch(applied.plan.writes);
     try {
       await commitWrites(applied.plan.writes);
     } catch (error) {
       if (error instanceof PatchWriteError) return finish('failed', `apply_patch failed: ${error.message}`);
       throw error;
     }
+    await recordCheckpoint();
     const diff = turnDiffOf(context.emit, context.cwd);
     diff.record(applied.plan.writes);
     context.emit.turnEvent('turn/diff/updated', { diff: diff.diff() });

@@ -235,6 +235,10 @@ async function attemptRun(
   yieldMs: number,
 ): Promise<Attempt> {
   let session: Session | null = null;
+  const recordChanges = await context.checkpoint.beforeCommand(
+    cwd,
+    sandboxed ? context.permissions.sandboxPolicy : null,
+  );
   const { process: running } = await startCommand({
     argv: shellArgv(cmd),
     cwd,
@@ -247,5 +251,7 @@ async function attemptRun(
     onText: (text) => (session ? session.unread.push(Buffer.from(text)) : item.delta(text)),
   });
   const exit = await waitForExit(running, yieldMs, context.signal);
+  // A command left running in a session may change more later: the note says so.
+  await recordChanges(exit ? `\`${cmd}\`` : `\`${cmd}\` (still running when its changes were taken)`);
   return { running, exit, handOver: (s) => (session = s) };
 }

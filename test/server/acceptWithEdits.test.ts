@@ -49,7 +49,7 @@ function describeWire(wire: WireFormat) {
       const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
       model.script(patchCall(UPDATE_README), { output: [{ text: 'Noted.' }] });
       const server = await serve();
-      assert.deepEqual(server.initializeResult?.threadline, { acceptWithEdits: true });
+      assert.deepEqual(server.initializeResult?.threadline, { acceptWithEdits: true, turnChanges: true });
       const threadId = await startThread(server, repo);
       const turn = await startTurn(server, threadId, 'Edit the readme', ASK);
       const readme = join(repo, 'README.md');

@@ -50,7 +50,7 @@ describe('the conversation view (installed .vsix)', function () {
     await change.getByText('notes.txt').waitFor();
     assert.equal(await change.locator('.tl-added').textContent(), '+2');
     await frame.locator('[data-turn-status="completed"]').waitFor();
-    const changes = frame.getByRole('button', { name: /Changes in this turn/ });
+    const changes = frame.getByRole('button', { name: /Review changes/ });
     await changes.waitFor();
 
     for (const kind of ['light', 'dark'] as const) {

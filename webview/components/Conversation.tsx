@@ -1,9 +1,9 @@
 // The conversation list: virtualized (only rows near the view are in the DOM), following the output
 // while the user is at the bottom, a "Jump to latest" button when they are not, older turns paged in at
 // the top, and the first visible row remembered per thread across hide/show and reloads.
-import { useCallback, useMemo, useRef, useState } from 'react';
-import type { Row } from '../store/state';
-import { useHost, useView } from './hooks';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { turnRowKey, type Row } from '../store/state';
+import { useHost, useStore, useView } from './hooks';
 import { ItemView } from './ItemView';
 import { TurnError } from './TurnError';
 import { TurnHeader } from './TurnHeader';
@@ -23,12 +23,28 @@ export function Conversation({ threadId }: { threadId: string }) {
     // Only the first render's position matters: later renders scroll by the user or by following.
   }, [threadId]);
   const [sticks, setSticks] = useState(initialTopRow === undefined);
+  const store = useStore();
+  const reveal = useSyncExternalStore(store.subscribe, () => store.revealTurnId);
 
   const loadOlder = useCallback(() => {
     if (!hasOlderTurns || loadingOlder.current) return;
     loadingOlder.current = true;
     void host.request('loadOlderTurns', { threadId }).finally(() => (loadingOlder.current = false));
   }, [host, threadId, hasOlderTurns]);
+
+  // A picked search result: scroll to its turn, paging older turns in until it is there.
+  useEffect(() => {
+    if (!reveal) return;
+    const key = turnRowKey(reveal);
+    if (rows.some((row) => row.key === key)) {
+      store.revealTurnId = null;
+      list.current?.scrollToKey(key);
+    } else if (hasOlderTurns) {
+      loadOlder();
+    } else {
+      store.revealTurnId = null;
+    }
+  }, [reveal, rows, hasOlderTurns, loadOlder, store]);
 
   const saveScroll = useCallback(
     (index: number | null) => {

@@ -20,6 +20,8 @@ import { flushSync } from 'react-dom';
 export interface VirtualListHandle {
   /** Sticks to the end again and scrolls there. */
   scrollToEnd(): void;
+  /** Puts this row at the top of the view (it stops following the end). */
+  scrollToKey(key: string): void;
 }
 
 interface Props<T> {
@@ -181,6 +183,12 @@ export const VirtualList = forwardRef(function VirtualList<T>(
   useImperativeHandle(ref, () => ({
     scrollToEnd: () => {
       setSticking(true);
+      settle();
+      bumpScrolled((n) => n + 1);
+    },
+    scrollToKey: (key: string) => {
+      setSticking(false);
+      anchor.current = { key, offset: 0 };
       settle();
       bumpScrolled((n) => n + 1);
     },

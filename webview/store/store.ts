@@ -33,6 +33,10 @@ export class ConversationStore {
   start: StartInfo | undefined;
   /** The window is in Restricted Mode (from the host's view context). */
   restricted = false;
+  /** The server can list and undo each turn's file changes (from the host's view context). */
+  turnChanges = false;
+  /** A turn to scroll to (a search result picked), until the list has done so. */
+  revealTurnId: string | null = null;
 
   constructor(private readonly options: StoreOptions) {}
 
@@ -84,6 +88,7 @@ export class ConversationStore {
         this.emptyReason = undefined;
         this.start = undefined;
         this.restricted = message.context.restricted;
+        this.turnChanges = message.context.turnChanges === true;
         this.commit(fromSnapshot(message.snapshot));
         this.flush();
         return;
@@ -103,6 +108,11 @@ export class ConversationStore {
         if (this.pending.size >= maxPending) return;
         this.pending.set(message.seq, message.notification);
         this.scheduleFlush();
+        return;
+      case 'revealTurn':
+        if (message.threadId !== this.threadId) return;
+        this.revealTurnId = message.turnId;
+        for (const listener of [...this.viewListeners]) listener();
         return;
       case 'olderTurns':
         if (message.threadId !== this.threadId) return;

@@ -1,0 +1,31 @@
+// thread/delete: removes a thread for good, with everything kept for it (its rollout, its index
+// entry, the checkpoints of its turns; its running commands stop as it unloads). A running turn
+// must be stopped first.
+import type { HandlerTable } from '../rpc/dispatcher';
+import { invalidRequest } from '../rpc/rpcError';
+import type { Services } from '../services';
+
+export function threadDeleteHandlers(services: Services): HandlerTable {
+  return {
+    'thread/delete': async (params, { peer }) => {
+      const { threadId } = params;
+      const store = await services.store();
+      store.require(threadId);
+      const running = services.loaded.get(threadId)?.turn;
+      if (running) {
+        throw invalidRequest(
+          `a turn is running on thread ${threadId} (${running.turnId}): interrupt it first`,
+        );
+      }
+      await store.delete(threadId);
+      await services.checkpoints.removeThread(threadId);
+      services.search.threadRemoved(threadId);
+      // After the response, as the other lifecycle notifications; then it stops being loaded.
+      setImmediate(() => {
+        services.loaded.notifyWith(peer, threadId, 'thread/deleted', { threadId });
+        services.loaded.unload(threadId);
+      });
+      return {};
+    },
+  };
+}
