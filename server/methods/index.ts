@@ -11,6 +11,7 @@ import { commandHandlers } from './command';
 import { backgroundTerminalHandlers } from './commandThread';
 import { ThreadSessions } from './threadSessions';
 import { feedbackHandlers } from './feedback';
+import { externalAgentConfigHandlers } from './externalAgentConfig';
 import { mcpHandlers } from './mcp';
 import { turnChangesHandlers } from './turnChanges';
 import { threadDeleteHandlers } from './threadDelete';
@@ -27,6 +28,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...commandHandlers(services),
     ...backgroundTerminalHandlers(services),
     ...feedbackHandlers(services),
+    ...externalAgentConfigHandlers(services),
     ...mcpHandlers(services),
     ...turnChangesHandlers(services),
     ...threadDeleteHandlers(services),

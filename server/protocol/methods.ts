@@ -11,6 +11,7 @@ import * as M from './modelMethods';
 import * as R from './reviewMethods';
 import * as C from './commandMethods';
 import * as F from './feedbackMethods';
+import * as X from './externalAgentConfig';
 import * as Mcp from './mcp';
 import * as K from './turnChanges';
 
@@ -79,6 +80,14 @@ export const clientRequests = {
     params: K.TurnChangesRevertParams,
     result: K.TurnChangesRevertResponse,
     experimental: true,
+  },
+  'externalAgentConfig/detect': {
+    params: X.ExternalAgentConfigDetectParams,
+    result: X.ExternalAgentConfigDetectResponse,
+  },
+  'externalAgentConfig/import': {
+    params: X.ExternalAgentConfigImportParams,
+    result: X.ExternalAgentConfigImportResponse,
   },
 } as const satisfies Record<string, MethodSpec>;
 

@@ -10,6 +10,7 @@ import { serverRequestNotifications } from './serverRequests';
 import { fileChangeNotifications } from './fileChange';
 import { mcpNotifications } from './mcp';
 import { windowsSandboxNotifications } from './feedbackMethods';
+import { externalAgentConfigNotifications } from './externalAgentConfig';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -29,4 +30,5 @@ export const serverNotifications = {
   ...fileChangeNotifications,
   ...mcpNotifications,
   ...windowsSandboxNotifications,
+  ...externalAgentConfigNotifications,
 } as const;

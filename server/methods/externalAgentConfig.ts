@@ -1,0 +1,58 @@
+// externalAgentConfig/detect and /import, for Claude Code's setup (the one source we know; any
+// migrationSource is read as it, as the reference reads an unknown one as its default).
+import { isAbsolute, resolve } from 'node:path';
+import { homeScope, repoScope, type Scope } from '../config/claudeImport/claudeSetup';
+import { detectIn } from '../config/claudeImport/detect';
+import { importItem, type Outcome } from '../config/claudeImport/importItems';
+import type { NotificationParamsOf } from '../protocol/methods';
+import type { HandlerTable } from '../rpc/dispatcher';
+import { invalidParams } from '../rpc/rpcError';
+import type { Services } from '../services';
+import { uuidv7 } from '../threads/uuidv7';
+
+type TypeResult = NotificationParamsOf<'externalAgentConfig/import/completed'>['itemTypeResults'][number];
+
+export function externalAgentConfigHandlers(services: Services): HandlerTable {
+  const scopeOf = (cwd: string | null | undefined): Scope => {
+    if (!cwd) return homeScope(services.home);
+    if (!isAbsolute(cwd)) throw invalidParams(`Invalid params: cwd: ${cwd} is not an absolute path`);
+    return repoScope(resolve(cwd));
+  };
+
+  return {
+    'externalAgentConfig/detect': async (params) => {
+      const scopes = [
+        ...(params.includeHome === false ? [] : [scopeOf(null)]),
+        ...(params.cwds ?? []).map((cwd) => scopeOf(cwd)),
+      ];
+      const items = (await Promise.all(scopes.map(detectIn))).flat();
+      return { items, connectors: [] };
+    },
+
+    'externalAgentConfig/import': (params, { peer }) => {
+      const work = params.migrationItems.map((item) => ({ item, scope: scopeOf(item.cwd) }));
+      const importId = uuidv7();
+      setImmediate(async () => {
+        const outcomes: Outcome[] = [];
+        for (const { item, scope } of work) outcomes.push(...(await importItem(item, scope)));
+        const itemTypeResults = groupByType(outcomes);
+        const failed = outcomes.filter((o) => !o.ok).length;
+        services.log.info(`import ${importId}: ${outcomes.length - failed} done, ${failed} refused`);
+        peer.notify('externalAgentConfig/import/completed', { importId, itemTypeResults });
+      });
+      return { importId };
+    },
+  };
+}
+
+function groupByType(outcomes: Outcome[]): TypeResult[] {
+  const byType = new Map<TypeResult['itemType'], TypeResult>();
+  for (const { ok, value } of outcomes) {
+    let result = byType.get(value.itemType);
+    if (!result)
+      byType.set(value.itemType, (result = { itemType: value.itemType, successes: [], failures: [] }));
+    if (ok) result.successes.push(value);
+    else result.failures.push(value);
+  }
+  return [...byType.values()];
+}
