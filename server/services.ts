@@ -1,6 +1,7 @@
 // The long-lived state every method family shares. The store opens on first use (or just after
 // the handshake), so starting the server and answering initialize never wait for the index.
 import { AuthStore } from './account/authStore';
+import { RateLimitBook } from './account/rateLimits';
 import { apiKeyFor, missingKeyMessage, needsApiKey } from './account/credentials';
 import type { CompactionLimits } from './agent/compaction';
 import { Approvals } from './approvals/approvals';
@@ -35,6 +36,8 @@ export class Services {
   readonly auth: AuthStore;
   /** Server requests to the clients of each thread. */
   readonly approvals: Approvals;
+  /** What each provider's response headers last said of its rate limits. */
+  readonly rateLimits = new RateLimitBook();
   /** The MCP servers of config.toml, shared by every thread. */
   readonly mcp: McpRegistry;
   /** What each turn changed on disk, so it can be undone. */

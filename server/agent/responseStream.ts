@@ -8,6 +8,7 @@ import type {
   ModelClient,
   ModelEvent,
   ModelRequest,
+  RateLimits,
   TokenUsage,
 } from '../providers/types';
 import { ProposedPlanSplitter, type PlanSegment } from './proposedPlan';
@@ -38,6 +39,8 @@ type Open = OpenMessage | { kind: 'reasoning'; item: ReasoningItem };
 export interface StreamOptions {
   /** Stream a <proposed_plan> block as its own plan item. */
   planMode: boolean;
+  /** The provider's rate limits, as its response headers report them. */
+  rateLimits?: (limits: RateLimits) => void;
 }
 
 /** Streams one response; on abort, open items are completed with what arrived and the error is rethrown. */
@@ -52,6 +55,10 @@ export async function streamResponse(
   try {
     for await (const event of client.stream(request, signal)) {
       if (event.type === 'completed') return await attempt.finish(event.usage);
+      if (event.type === 'rateLimits') {
+        options.rateLimits?.(event.limits);
+        continue;
+      }
       if (event.type === 'retrying') {
         await attempt.closeOpenItems();
         emit.turnEvent('error', { error: toTurnError(event.error), willRetry: true });
@@ -84,7 +91,7 @@ class Attempt {
     this.toolCalls = [];
   }
 
-  async apply(event: Exclude<ModelEvent, { type: 'completed' | 'retrying' }>): Promise<void> {
+  async apply(event: Exclude<ModelEvent, { type: 'completed' | 'retrying' | 'rateLimits' }>): Promise<void> {
     switch (event.type) {
       case 'messageStart':
         return this.start(event.key, {

@@ -2,7 +2,7 @@
 // run the tools it called, and go again until it answers without calling any and nothing new was
 // steered in. Compacts the history first when the context is nearly full.
 import type { TurnError, TurnStatus } from '../protocol/thread';
-import type { ConversationEntry, ModelClient, ModelRequest } from '../providers/types';
+import type { ConversationEntry, ModelClient, ModelRequest, RateLimits } from '../providers/types';
 import { isModelError } from '../providers/types';
 import type { ActiveTurn } from './activeTurn';
 import { compact, needsCompaction, type CompactionLimits } from './compaction';
@@ -33,6 +33,7 @@ export interface TurnSpec {
   compactOnly?: boolean;
   /** A plan-mode turn: the <proposed_plan> block of an answer streams as a plan item. */
   planMode?: boolean;
+  rateLimits?: (limits: RateLimits) => void;
 }
 
 export interface TurnOutcome {
@@ -96,6 +97,7 @@ class Loop {
     try {
       outcome = await streamResponse(client, modelRequest, this.emit, this.active.signal, {
         planMode: this.spec.planMode ?? false,
+        rateLimits: this.spec.rateLimits,
       });
     } catch (error) {
       // A history too long for the model gets one compaction and one more try.

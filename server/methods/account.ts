@@ -23,6 +23,14 @@ export function accountHandlers(services: Services): HandlerTable {
       return { account: key ? { type: 'apiKey' } : null, requiresOpenaiAuth: needsApiKey(provider) };
     },
 
+    'account/rateLimits/read': async () => {
+      const provider = await defaultProvider();
+      return {
+        rateLimits: services.rateLimits.of(provider.id, provider.name),
+        rateLimitsByLimitId: services.rateLimits.all(),
+      };
+    },
+
     'account/login/start': async (params: ParamsOf<'account/login/start'>, { peer }: RequestContext) => {
       if (params.type !== 'apiKey') {
         throw invalidRequest(

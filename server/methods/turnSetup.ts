@@ -91,6 +91,10 @@ export async function prepareTurn(
     usage: thread.usage,
     compactOnly: input.compactOnly,
     planMode: settings.collaborationMode?.mode === 'plan',
+    rateLimits: (limits) => {
+      const snapshot = services.rateLimits.record(access.provider.id, access.provider.name, limits);
+      active.emit.threadEvent('account/rateLimits/updated', { rateLimits: snapshot });
+    },
   };
 }
 

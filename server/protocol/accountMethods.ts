@@ -31,7 +31,30 @@ export const LoginAccountResponse = Shape({ type: Type.Literal('apiKey') });
 export const CancelLoginAccountParams = Params({ loginId: Type.String() });
 export const CancelLoginAccountResponse = Shape({ status: StringEnum(['canceled', 'notFound']) });
 
+/** A window of a provider's limits: how much of it is used, and when it resets (Unix seconds). */
+const RateLimitWindow = Type.Object({
+  usedPercent: Type.Integer({ minimum: 0, maximum: 100 }),
+  windowDurationMins: Opt(Type.Integer()),
+  resetsAt: Opt(Type.Integer()),
+});
+/** primary: the provider's request limit; secondary: its token limit. limitId is the provider id. */
+export const RateLimitSnapshot = Type.Object({
+  limitId: Opt(Type.String()),
+  limitName: Opt(Type.String()),
+  primary: Opt(RateLimitWindow),
+  secondary: Opt(RateLimitWindow),
+});
+export const GetAccountRateLimitsParams = Params({
+  excludeResetCreditDetails: Type.Optional(Type.Boolean()),
+  supportsLunaReserve: Type.Optional(Type.Boolean()),
+});
+export const GetAccountRateLimitsResponse = Shape({
+  rateLimits: RateLimitSnapshot,
+  rateLimitsByLimitId: Opt(Type.Record(Type.String(), RateLimitSnapshot)),
+});
+
 export const accountNotifications = {
+  'account/rateLimits/updated': Shape({ rateLimits: RateLimitSnapshot }),
   'account/login/completed': Shape({
     loginId: Nullable(Type.String()),
     success: Type.Boolean(),

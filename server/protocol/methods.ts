@@ -49,6 +49,7 @@ export const clientRequests = {
   'account/login/start': { params: A.LoginAccountParams, result: A.LoginAccountResponse },
   'account/logout': { params: A.EmptyParams, result: T.EmptyResponse },
   'account/login/cancel': { params: A.CancelLoginAccountParams, result: A.CancelLoginAccountResponse },
+  'account/rateLimits/read': { params: A.GetAccountRateLimitsParams, result: A.GetAccountRateLimitsResponse },
   'model/list': { params: M.ModelListParams, result: M.ModelListResponse },
   'modelProvider/list': { params: M.ModelProviderListParams, result: M.ModelProviderListResponse },
   'command/exec': { params: C.CommandExecParams, result: C.CommandExecResponse },

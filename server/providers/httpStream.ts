@@ -26,7 +26,9 @@ export class HttpStatusError extends Error {
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Sends the request; resolves with the response body once a 2xx status arrives. */
-export function postForStream(req: StreamRequest): Promise<{ body: AsyncIterable<Uint8Array> }> {
+export function postForStream(
+  req: StreamRequest,
+): Promise<{ body: AsyncIterable<Uint8Array>; headers: { get(name: string): string | null } }> {
   const url = new URL(req.url);
   const payload = JSON.stringify(req.body);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -45,7 +47,9 @@ export function postForStream(req: StreamRequest): Promise<{ body: AsyncIterable
     outgoing.on('error', (error) => reject(req.signal.aborted ? req.signal.reason : error));
     outgoing.on('response', (response) => {
       const status = response.statusCode ?? 0;
-      if (status >= 200 && status < 300) return resolve({ body: abortable(response, req.signal) });
+      if (status >= 200 && status < 300) {
+        return resolve({ body: abortable(response, req.signal), headers: headerGetter(response) });
+      }
       readCapped(response).then(
         (text) => reject(new HttpStatusError(status, parseBody(text), headerGetter(response))),
         reject,

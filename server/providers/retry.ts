@@ -3,7 +3,8 @@
 // and full jitter. The caller's abort wins over everything, at once.
 import { classify, disconnected, type FailureContext, WireError } from './errors';
 import { IdleTimeout } from './idleTimeout';
-import type { ModelEvent, ProviderConfig } from './types';
+import { readRateLimits } from './rateLimitHeaders';
+import type { ModelEvent, ProviderConfig, RateLimits } from './types';
 import type { Progress } from './wire';
 
 const BASE_DELAY_MS = 200;
@@ -34,15 +35,19 @@ export async function* withRetries(
     const idle = new IdleTimeout(provider.streamIdleTimeoutMs, () => run.abort(new Error('idle')));
     // Once the provider has answered, a failure is a broken stream, not a failed request.
     let streaming = false;
+    let limits: RateLimits | null = null;
     const progress: Progress = {
-      opened: () => {
+      opened: (headers) => {
         streaming = true;
         idle.touch();
+        limits = headers ? readRateLimits(headers) : null;
       },
       heard: idle.touch,
     };
     try {
       for await (const event of await attempt(run.signal, progress)) {
+        if (limits) yield { type: 'rateLimits', limits };
+        limits = null;
         yield event;
         if (event.type === 'completed') return;
       }

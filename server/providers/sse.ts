@@ -1,6 +1,7 @@
 // Server-sent events, read straight off the response body. The SDKs' own stream readers pass every
 // event through several layers of async generators and rescan their buffers; reading a chunk at a
 // time and splitting it synchronously costs a fraction of that on a response of thousands of deltas.
+import type { HeaderGetter } from './rateLimitHeaders';
 import type { Progress } from './wire';
 
 export interface SseEvent {
@@ -61,11 +62,11 @@ function parseBlock(text: string, start: number, end: number): SseEvent | null {
  * fetch's own abort error.
  */
 export async function* sseBatches(
-  send: () => Promise<{ body: AsyncIterable<Uint8Array> | null }>,
+  send: () => Promise<{ body: AsyncIterable<Uint8Array> | null; headers?: HeaderGetter }>,
   progress: Progress,
 ): AsyncGenerator<SseEvent[]> {
-  const { body } = await send();
-  progress.opened();
+  const { body, headers } = await send();
+  progress.opened(headers);
   if (!body) return;
   const decoder = new TextDecoder();
   const parser = new SseParser();

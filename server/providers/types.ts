@@ -119,9 +119,23 @@ export type ModelEvent =
   | { type: 'reasoningTextDelta'; key: string; contentIndex: number; delta: string }
   | { type: 'reasoningDone'; key: string; entry: Extract<ConversationEntry, { kind: 'reasoning' }> }
   | { type: 'toolCall'; call: Extract<ConversationEntry, { kind: 'toolCall' }> }
+  /** What the provider's response headers said of its rate limits (before the response's events). */
+  | { type: 'rateLimits'; limits: RateLimits }
   /** A retryable failure: what was yielded since the last `retrying` (or the start) is void. */
   | { type: 'retrying'; attempt: number; delayMs: number; error: ModelError }
   | { type: 'completed'; usage: TokenUsage | null };
+
+export interface RateLimitWindow {
+  limit: number;
+  remaining: number;
+  /** Unix seconds, when the provider said. */
+  resetsAt: number | null;
+}
+
+export interface RateLimits {
+  requests: RateLimitWindow | null;
+  tokens: RateLimitWindow | null;
+}
 
 /** The error classes a turn can fail with; the loop maps them onto the protocol's codexErrorInfo. */
 export type ModelErrorKind =

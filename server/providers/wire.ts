@@ -1,5 +1,6 @@
 // What each wire format module provides: one attempt at a streamed response (retries are
 // retry.ts's job) and the provider's model list.
+import type { HeaderGetter } from './rateLimitHeaders';
 import type { ModelEvent, ModelRequest, ProviderConfig } from './types';
 
 export interface Wire {
@@ -10,7 +11,7 @@ export interface Wire {
 /** How an attempt tells the retry policy where it is. */
 export interface Progress {
   /** The provider has answered and its stream begins: failures from now on are broken streams. */
-  opened(): void;
+  opened(headers?: HeaderGetter): void;
   /** A raw event arrived (whether or not it becomes a model event): the stream is not idle. */
   heard(): void;
 }
