@@ -34,4 +34,11 @@ export type FileChangeItem = Static<typeof FileChangeItem>;
 
 export const fileChangeNotifications = {
   'turn/diff/updated': Shape({ threadId: Type.String(), turnId: Type.String(), diff: Type.String() }),
+  /** What apply_patch answers (what the model is told), before the item completes. */
+  'item/fileChange/outputDelta': Shape({
+    threadId: Type.String(),
+    turnId: Type.String(),
+    itemId: Type.String(),
+    delta: Type.String(),
+  }),
 } as const;

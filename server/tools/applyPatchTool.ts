@@ -73,6 +73,7 @@ export const applyPatchTool: AgentTool = {
     // What is written: the plan, or the user's edited version of it.
     let applied: EditedPlan = { plan, edited: [] };
     const finish = async (status: PatchApplyStatus, output: string) => {
+      context.emit.itemDelta('item/fileChange/outputDelta', { itemId: item.id, delta: output });
       await context.emit.itemCompleted({ ...item, changes: applied.plan.changes, status });
       return { output, isError: status !== 'completed' };
     };

@@ -72,6 +72,18 @@ function describeWire(wire: WireFormat, custom: boolean) {
       assert.equal(started.status, 'inProgress');
       assert.equal(completed.status, 'completed');
       assert.equal(completed.id, started.id);
+      // The tool's answer streams as the item's output before the item completes.
+      const output = server.received.findIndex((m) => m.method === 'item/fileChange/outputDelta');
+      const ended = server.received.findIndex(
+        (m) => m.method === 'item/completed' && (m.params as { item: { id: string } }).item.id === started.id,
+      );
+      assert.ok(output >= 0 && output < ended, 'the output comes before the item completes');
+      assert.deepEqual(server.received[output]!.params, {
+        threadId,
+        turnId: turn.id,
+        itemId: started.id,
+        delta: 'Success. Updated the following files:\nM README.md\nA src/hello.txt',
+      });
       assert.deepEqual(completed.changes, [
         {
           path: join(repo, 'README.md'),
