@@ -18,6 +18,7 @@ import { invalidParams } from './rpc/rpcError';
 import { CheckpointStore } from './checkpoints/checkpointStore';
 import { TurnCheckpointWriter } from './checkpoints/turnCheckpoint';
 import { ThreadSearch } from './search/threadSearch';
+import { SkillCatalog } from './skills/skillCatalog';
 import { LoadedThreads } from './threads/loadedThreads';
 import { McpAuth } from './mcp/oauth';
 import { McpRegistry } from './mcp/registry';
@@ -44,6 +45,8 @@ export class Services {
   readonly checkpoints: CheckpointStore;
   /** Full-text search over every thread (thread/list's searchTerm). */
   readonly search: ThreadSearch;
+  /** The skills each working directory sees (skills/list, `$name` in turns). */
+  readonly skills: SkillCatalog;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -63,6 +66,7 @@ export class Services {
       new McpAuth(this.auth, log),
       log,
     );
+    this.skills = new SkillCatalog(home, async () => []);
   }
 
   store(): Promise<ThreadStore> {

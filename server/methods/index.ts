@@ -15,6 +15,7 @@ import { externalAgentConfigHandlers } from './externalAgentConfig';
 import { mcpHandlers } from './mcp';
 import { turnChangesHandlers } from './turnChanges';
 import { threadDeleteHandlers } from './threadDelete';
+import { skillHandlers } from './skills';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -32,5 +33,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...mcpHandlers(services),
     ...turnChangesHandlers(services),
     ...threadDeleteHandlers(services),
+    ...skillHandlers(services),
   };
 }

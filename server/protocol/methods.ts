@@ -14,6 +14,7 @@ import * as F from './feedbackMethods';
 import * as X from './externalAgentConfig';
 import * as Mcp from './mcp';
 import * as K from './turnChanges';
+import * as S from './skillMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -90,6 +91,10 @@ export const clientRequests = {
     params: X.ExternalAgentConfigImportParams,
     result: X.ExternalAgentConfigImportResponse,
   },
+  'skills/list': { params: S.SkillsListParams, result: S.SkillsListResponse },
+  'skills/config/write': { params: S.SkillsConfigWriteParams, result: S.SkillsConfigWriteResponse },
+  'skills/remote/list': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
+  'skills/remote/export': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

@@ -11,6 +11,7 @@ import { fileChangeNotifications } from './fileChange';
 import { mcpNotifications } from './mcp';
 import { windowsSandboxNotifications } from './feedbackMethods';
 import { externalAgentConfigNotifications } from './externalAgentConfig';
+import { skillNotifications } from './skillMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -31,4 +32,5 @@ export const serverNotifications = {
   ...mcpNotifications,
   ...windowsSandboxNotifications,
   ...externalAgentConfigNotifications,
+  ...skillNotifications,
 } as const;
