@@ -69,7 +69,7 @@ export async function writeSkillEnabled(home: string, path: string, enabled: boo
 /** Drops the `[[skills.config]]` blocks whose path is `path`. */
 function withoutEntriesFor(lines: string[], path: string, parse: (text: string) => unknown): string[] {
   const kept: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (!ENTRY_HEADER.test(lines[i]!)) {
       kept.push(lines[i++]!);
       continue;

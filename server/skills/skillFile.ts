@@ -26,7 +26,8 @@ type Table = Record<string, unknown>;
 /** `path` is the SKILL.md's absolute path; icons are resolved against its folder. */
 export async function parseSkillFile(text: string, path: string): Promise<SkillParse> {
   const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!match) return fail('no front matter: the file must start with a `---` line, YAML, and a closing `---` line');
+  if (!match)
+    return fail('no front matter: the file must start with a `---` line, YAML, and a closing `---` line');
   let data: unknown;
   try {
     const { parse } = await import('yaml');
@@ -40,7 +41,9 @@ export async function parseSkillFile(text: string, path: string): Promise<SkillP
   if (typeof name !== 'string' || name.trim() === '') return fail('`name` is missing or not a string');
   if (name.length > MAX_NAME) return fail(`\`name\` is longer than ${MAX_NAME} characters`);
   if (!SKILL_NAME.test(name)) {
-    return fail('`name` may hold only letters, digits, `.`, `_`, `:` and `-`, starting with a letter or digit');
+    return fail(
+      '`name` may hold only letters, digits, `.`, `_`, `:` and `-`, starting with a letter or digit',
+    );
   }
   const description = data.description;
   if (typeof description !== 'string' || description.trim() === '') {

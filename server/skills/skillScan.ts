@@ -79,7 +79,8 @@ async function readSkill(
 ): Promise<void> {
   const error = (message: string) => result.errors.push({ path, message });
   const realFile = await fs.realpath(path).catch(() => null);
-  if (root.confineTo !== undefined && (realFile === null || !isWithin(root.confineTo, realFile))) {
+  const outside = (real: string | null) => real === null || !isWithin(root.confineTo!, real);
+  if (root.confineTo !== undefined && (outside(realFile) || outside(realFolder))) {
     return void error('the skill links outside its repository; skills of a repository must live in it');
   }
   if (size > MAX_SKILL_BYTES) return void error(`larger than ${MAX_SKILL_BYTES / 1024} KiB`);
