@@ -18,6 +18,7 @@ import { invalidParams } from './rpc/rpcError';
 import { CheckpointStore } from './checkpoints/checkpointStore';
 import { TurnCheckpointWriter } from './checkpoints/turnCheckpoint';
 import { ThreadSearch } from './search/threadSearch';
+import { AppDirectory } from './apps/appDirectory';
 import { SkillCatalog } from './skills/skillCatalog';
 import { LoadedThreads } from './threads/loadedThreads';
 import { McpAuth } from './mcp/oauth';
@@ -47,6 +48,8 @@ export class Services {
   readonly search: ThreadSearch;
   /** The skills each working directory sees (skills/list, `$name` in turns). */
   readonly skills: SkillCatalog;
+  /** Apps from config.toml and installed plugins (app/list, `app://` mentions). */
+  readonly apps: AppDirectory;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -67,6 +70,7 @@ export class Services {
       log,
     );
     this.skills = new SkillCatalog(home, async () => []);
+    this.apps = new AppDirectory(home, async () => ({ apps: [], mcpServers: [] }));
   }
 
   store(): Promise<ThreadStore> {

@@ -16,6 +16,7 @@ import { mcpHandlers } from './mcp';
 import { turnChangesHandlers } from './turnChanges';
 import { threadDeleteHandlers } from './threadDelete';
 import { skillHandlers } from './skills';
+import { appHandlers } from './apps';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -34,5 +35,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...turnChangesHandlers(services),
     ...threadDeleteHandlers(services),
     ...skillHandlers(services),
+    ...appHandlers(services),
   };
 }

@@ -15,6 +15,7 @@ import * as X from './externalAgentConfig';
 import * as Mcp from './mcp';
 import * as K from './turnChanges';
 import * as S from './skillMethods';
+import * as Ap from './appMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -95,6 +96,7 @@ export const clientRequests = {
   'skills/config/write': { params: S.SkillsConfigWriteParams, result: S.SkillsConfigWriteResponse },
   'skills/remote/list': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'skills/remote/export': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
+  'app/list': { params: Ap.AppsListParams, result: Ap.AppsListResponse },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

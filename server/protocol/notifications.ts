@@ -12,6 +12,7 @@ import { mcpNotifications } from './mcp';
 import { windowsSandboxNotifications } from './feedbackMethods';
 import { externalAgentConfigNotifications } from './externalAgentConfig';
 import { skillNotifications } from './skillMethods';
+import { appNotifications } from './appMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -33,4 +34,5 @@ export const serverNotifications = {
   ...windowsSandboxNotifications,
   ...externalAgentConfigNotifications,
   ...skillNotifications,
+  ...appNotifications,
 } as const;
