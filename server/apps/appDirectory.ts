@@ -9,7 +9,7 @@ export interface LocalApp {
   mcpServer: string | null;
 }
 
-export interface PluginParts {
+export interface PluginContributions {
   apps: AppDefinition[];
   /** MCP server names the plugins define. */
   mcpServers: string[];
@@ -18,7 +18,7 @@ export interface PluginParts {
 export class AppDirectory {
   constructor(
     private readonly home: string,
-    private readonly fromPlugins: () => Promise<PluginParts>,
+    private readonly fromPlugins: () => Promise<PluginContributions>,
   ) {}
 
   async list(): Promise<LocalApp[]> {

@@ -17,6 +17,7 @@ import { turnChangesHandlers } from './turnChanges';
 import { threadDeleteHandlers } from './threadDelete';
 import { skillHandlers } from './skills';
 import { appHandlers } from './apps';
+import { pluginHandlers } from './plugins';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -36,5 +37,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...threadDeleteHandlers(services),
     ...skillHandlers(services),
     ...appHandlers(services),
+    ...pluginHandlers(services),
   };
 }

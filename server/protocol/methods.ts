@@ -16,6 +16,7 @@ import * as Mcp from './mcp';
 import * as K from './turnChanges';
 import * as S from './skillMethods';
 import * as Ap from './appMethods';
+import * as P from './pluginMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -97,6 +98,10 @@ export const clientRequests = {
   'skills/remote/list': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'skills/remote/export': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'app/list': { params: Ap.AppsListParams, result: Ap.AppsListResponse },
+  'plugin/list': { params: P.PluginListParams, result: P.PluginListResponse },
+  'plugin/read': { params: P.PluginReadParams, result: P.PluginReadResponse },
+  'plugin/install': { params: P.PluginInstallParams, result: P.PluginInstallResponse },
+  'plugin/uninstall': { params: P.PluginUninstallParams, result: P.PluginUninstallResponse },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;
