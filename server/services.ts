@@ -18,6 +18,9 @@ import { invalidParams } from './rpc/rpcError';
 import { CheckpointStore } from './checkpoints/checkpointStore';
 import { TurnCheckpointWriter } from './checkpoints/turnCheckpoint';
 import { ThreadSearch } from './search/threadSearch';
+import { AppDirectory } from './apps/appDirectory';
+import { PluginStore } from './plugins/pluginStore';
+import { SkillCatalog } from './skills/skillCatalog';
 import { LoadedThreads } from './threads/loadedThreads';
 import { McpAuth } from './mcp/oauth';
 import { McpRegistry } from './mcp/registry';
@@ -44,6 +47,12 @@ export class Services {
   readonly checkpoints: CheckpointStore;
   /** Full-text search over every thread (thread/list's searchTerm). */
   readonly search: ThreadSearch;
+  /** The skills each working directory sees (skills/list, `$name` in turns). */
+  readonly skills: SkillCatalog;
+  /** Apps from config.toml and installed plugins (app/list, `app://` mentions). */
+  readonly apps: AppDirectory;
+  /** Plugins installed under the home, and the skills, apps and MCP servers they bring. */
+  readonly plugins: PluginStore;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -63,6 +72,12 @@ export class Services {
       new McpAuth(this.auth, log),
       log,
     );
+    this.plugins = new PluginStore(home);
+    this.skills = new SkillCatalog(home, () => this.plugins.skillRoots());
+    this.apps = new AppDirectory(home, async () => {
+      const { apps, mcpServers } = await this.plugins.contributions();
+      return { apps, mcpServers: Object.keys(mcpServers) };
+    });
   }
 
   store(): Promise<ThreadStore> {

@@ -3,6 +3,7 @@
 // notification for it as a small delta with a per-thread sequence number: a webview that sees a gap
 // asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
 import type { Model } from '../server/protocol/modelMethods';
+import type { SkillMetadata } from '../server/protocol/skillMethods';
 import type {
   CommandExecutionApprovalDecision,
   CommandExecutionRequestApprovalParams,
@@ -153,6 +154,8 @@ export interface HostRequests {
   listModels: { params: Record<string, never>; result: { models: Model[] } };
   /** Workspace files ranked for an `@` mention; paths are workspace-relative. */
   findFiles: { params: { query: string }; result: { paths: string[] } };
+  /** The enabled skills of the view's working directory, for `$name` completion. */
+  listSkills: { params: Record<string, never>; result: { skills: SkillMetadata[] } };
   /** The file picker for images; absolute paths. */
   pickImages: { params: Record<string, never>; result: { paths: string[] } };
   /** A pasted image written to a temp file, so it can travel as `localImage`. */

@@ -15,6 +15,9 @@ import { externalAgentConfigHandlers } from './externalAgentConfig';
 import { mcpHandlers } from './mcp';
 import { turnChangesHandlers } from './turnChanges';
 import { threadDeleteHandlers } from './threadDelete';
+import { skillHandlers } from './skills';
+import { appHandlers } from './apps';
+import { pluginHandlers } from './plugins';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -32,5 +35,8 @@ export function methodHandlers(services: Services): HandlerTable {
     ...mcpHandlers(services),
     ...turnChangesHandlers(services),
     ...threadDeleteHandlers(services),
+    ...skillHandlers(services),
+    ...appHandlers(services),
+    ...pluginHandlers(services),
   };
 }

@@ -9,6 +9,7 @@ import { TurnEmitter, type Notifier } from '../agent/turnEmitter';
 import { applyTurnOverrides } from '../config/settings';
 import type { UserMessageItem } from '../protocol/items';
 import type { UserInput } from '../protocol/userInput';
+import { expandMentions } from './turnMentions';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
@@ -44,7 +45,7 @@ export function turnHandlers(services: Services): HandlerTable {
           cwd: params.cwd ? resolve(params.cwd) : null,
         });
         await services.provider(settings.modelProvider);
-        const entry = await userEntry(params.input, settings.cwd);
+        const entry = await userEntry(params.input, settings.cwd, services);
         thread.settings = settings;
         return {
           userMessage: userMessageItem(params.input, params.clientUserMessageId),
@@ -57,7 +58,7 @@ export function turnHandlers(services: Services): HandlerTable {
     'turn/steer': async (params) => {
       const active = running(params.threadId, params.expectedTurnId, 'expectedTurnId');
       const cwd = loaded.get(params.threadId)?.settings?.cwd ?? process.cwd();
-      const entry = await userEntry(params.input, cwd);
+      const entry = await userEntry(params.input, cwd, services);
       await steerTurn(active, userMessageItem(params.input, params.clientUserMessageId), entry);
       return { turnId: active.turnId };
     },
@@ -186,10 +187,10 @@ export async function startTurnOn(
   return emit.turn('inProgress', null, null);
 }
 
-async function userEntry(input: UserInput[], cwd: string) {
+async function userEntry(input: UserInput[], cwd: string, services: Services) {
   if (input.length === 0) throw invalidParams('Invalid params: input: expected at least one input item');
   try {
-    return await toUserEntry(input, cwd);
+    return await toUserEntry(await expandMentions(services, input, cwd), cwd);
   } catch (error) {
     if (error instanceof UserInputError) throw invalidParams(`Invalid params: input: ${error.message}`);
     throw error;

@@ -17,6 +17,9 @@ import { mcpTools } from '../tools/mcpTools';
 import { requestUserInputTool } from '../tools/userInputTool';
 import { execCommandTool } from '../tools/execCommand';
 import { writeStdinTool } from '../tools/writeStdin';
+import { readSkillTool } from '../tools/readSkill';
+import { skillsSection } from '../skills/skillMentions';
+import type { Skill } from '../skills/skillCatalog';
 import { settingsFor } from './threadSettings';
 import { effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
@@ -49,6 +52,7 @@ export async function prepareTurn(
     previous && (previous.status === 'interrupted' || previous.status === 'inProgress')
       ? [{ kind: 'developer', text: previousTurnCutOff(previous.status) }]
       : [];
+  const skills = await services.skills.enabled(settings.cwd);
   const instructions = [
     systemPrompt({
       cwd: settings.cwd,
@@ -57,6 +61,7 @@ export async function prepareTurn(
     }),
     settings.developerInstructions,
     collaborationInstructions(settings.collaborationMode),
+    skillsSection(skills),
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -76,7 +81,7 @@ export async function prepareTurn(
     tools: review
       ? []
       : [
-          ...toolsFor(config, settings, thread.commands, await services.commandEnvironment()),
+          ...toolsFor(config, settings, thread.commands, await services.commandEnvironment(), skills),
           ...mcpTools(await startedMcpServers(services, active)),
         ],
     cwd: settings.cwd,
@@ -121,6 +126,7 @@ function toolsFor(
   settings: ThreadSettings,
   commands: CommandSessions,
   environment: ShellEnvironmentPolicy,
+  skills: Skill[],
 ): AgentTool[] {
   const builtIn = [
     execCommandTool(commands, environment),
@@ -128,6 +134,7 @@ function toolsFor(
     ...(config.updatePlanTool ? [updatePlanTool] : []),
     applyPatchTool,
     viewImageTool,
+    ...(skills.length > 0 ? [readSkillTool(skills)] : []),
     // As in the reference, the model may stop to ask the user questions only in plan mode.
     ...(settings.collaborationMode?.mode === 'plan' ? [requestUserInputTool] : []),
   ];

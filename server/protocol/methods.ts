@@ -14,6 +14,9 @@ import * as F from './feedbackMethods';
 import * as X from './externalAgentConfig';
 import * as Mcp from './mcp';
 import * as K from './turnChanges';
+import * as S from './skillMethods';
+import * as Ap from './appMethods';
+import * as P from './pluginMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -90,6 +93,15 @@ export const clientRequests = {
     params: X.ExternalAgentConfigImportParams,
     result: X.ExternalAgentConfigImportResponse,
   },
+  'skills/list': { params: S.SkillsListParams, result: S.SkillsListResponse },
+  'skills/config/write': { params: S.SkillsConfigWriteParams, result: S.SkillsConfigWriteResponse },
+  'skills/remote/list': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
+  'skills/remote/export': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
+  'app/list': { params: Ap.AppsListParams, result: Ap.AppsListResponse },
+  'plugin/list': { params: P.PluginListParams, result: P.PluginListResponse },
+  'plugin/read': { params: P.PluginReadParams, result: P.PluginReadResponse },
+  'plugin/install': { params: P.PluginInstallParams, result: P.PluginInstallResponse },
+  'plugin/uninstall': { params: P.PluginUninstallParams, result: P.PluginUninstallResponse },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

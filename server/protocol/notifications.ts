@@ -11,6 +11,8 @@ import { fileChangeNotifications } from './fileChange';
 import { mcpNotifications } from './mcp';
 import { windowsSandboxNotifications } from './feedbackMethods';
 import { externalAgentConfigNotifications } from './externalAgentConfig';
+import { skillNotifications } from './skillMethods';
+import { appNotifications } from './appMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -31,4 +33,6 @@ export const serverNotifications = {
   ...mcpNotifications,
   ...windowsSandboxNotifications,
   ...externalAgentConfigNotifications,
+  ...skillNotifications,
+  ...appNotifications,
 } as const;

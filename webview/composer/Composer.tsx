@@ -22,6 +22,8 @@ import { useSetup } from '../setup/useSetup';
 import { insertMention, mentionAt, type MentionQuery } from './mention';
 import { ModelPickers, PolicyPickers, policySummary } from './Pickers';
 import { RestrictedNotice, useRestricted } from './RestrictedNotice';
+import { SkillSuggestions, useSkillCompletion } from './SkillSuggestions';
+import { skillItems } from './skillMention';
 
 /** `threadId` null: the composer of a thread still to start (the view with no thread open). */
 export function Composer({
@@ -46,6 +48,7 @@ export function Composer({
   const [policyOpen, setPolicyOpen] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentions(draft, input);
+  const skills = useSkillCompletion(draft, input);
   const setup = useSetup(host);
   useGrowWithContent(input, draft);
   const threadDefaults: PickerDefaults | null = settings && {
@@ -90,12 +93,14 @@ export function Composer({
     const content: UserInput[] = [
       ...(text ? [{ type: 'text' as const, text }] : []),
       ...images.map((path) => ({ type: 'localImage' as const, path })),
+      ...skillItems(text, skills.picked),
     ];
     setError(null);
     // Steering joins a turn that already reached the model; a new turn is checked first.
     if (!running && !(await setup.ready())) return;
     setDraft('');
     setImages([]);
+    skills.clearPicked();
     try {
       if (running && threadId) await host.request('steerTurn', { threadId, turnId: running, input: content });
       else if (threadId) await host.request('startTurn', { threadId, input: content, overrides });
@@ -108,7 +113,7 @@ export function Composer({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (mentions.onKeyDown(event, setDraft)) return;
+    if (mentions.onKeyDown(event, setDraft) || skills.onKeyDown(event, setDraft)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void send();
@@ -160,6 +165,11 @@ export function Composer({
             ))}
           </ul>
         )}
+        <SkillSuggestions
+          results={skills.results}
+          active={skills.active}
+          onChoose={(skill) => skills.choose(skill, setDraft)}
+        />
         {images.length > 0 && (
           <div className="tl-attachments">
             {images.map((path) => (
@@ -189,13 +199,13 @@ export function Composer({
           ref={input}
           className="tl-input"
           aria-label={running ? 'Steer the running turn' : 'Message'}
-          placeholder={running ? 'Steer the agent…' : 'Ask Threadline… (@ mentions a file)'}
+          placeholder={running ? 'Steer the agent…' : 'Ask Threadline… (@ mentions a file, $ a skill)'}
           value={draft}
           rows={1}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onKeyDown}
-          onKeyUp={() => mentions.update()}
-          onClick={() => mentions.update()}
+          onKeyUp={() => (mentions.update(), skills.update())}
+          onClick={() => (mentions.update(), skills.update())}
           onPaste={onPaste}
         />
         <div className="tl-composer-bar">

@@ -78,6 +78,26 @@ export class Page {
     });
   }
 
+  /** Types `text` into the textarea as a user would (React sees an input event), caret at the end. */
+  async type(text: string, selector = 'textarea'): Promise<void> {
+    const el = this.find(selector) as HTMLTextAreaElement;
+    await this.act(() => {
+      const setter = Object.getOwnPropertyDescriptor(window.HTMLTextAreaElement.prototype, 'value')!.set!;
+      setter.call(el, text);
+      el.setSelectionRange(text.length, text.length);
+      el.dispatchEvent(new window.Event('input', { bubbles: true }));
+      el.dispatchEvent(new window.KeyboardEvent('keyup', { bubbles: true }));
+    });
+  }
+
+  /** A keydown on the element, cancelable as a real one is. */
+  async key(init: KeyboardEventInit, selector = 'textarea'): Promise<void> {
+    const el = this.find(selector);
+    await this.act(() => {
+      el.dispatchEvent(new window.KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init }));
+    });
+  }
+
   find(selector: string): HTMLElement {
     const el = this.container.querySelector<HTMLElement>(selector);
     if (!el) throw new Error(`nothing matches ${selector} in:\n${this.container.innerHTML.slice(0, 2000)}`);
