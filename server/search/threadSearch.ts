@@ -83,6 +83,8 @@ export class ThreadSearch {
 
   /** A turn completed or the thread changed: indexed again at once when the index is in memory. */
   threadChanged(threadId: string): Promise<void> {
+    // Its cached text is stale even when updatedAt (whole seconds) did not move.
+    this.texts.delete(threadId);
     const loading = this.index;
     if (!loading) return Promise.resolve();
     this.updates = this.updates.then(async () => {
