@@ -11,7 +11,7 @@ import type { ThreadStore } from '../threads/threadStore';
 import type { ThreadSummary } from '../threads/summary';
 import { writeFileAtomic } from '../tools/applyPatch/atomicFile';
 import type { SearchIndex } from './searchIndex';
-import { bestMatch, hasPhrase, turnTexts, words } from './threadText';
+import { bestMatch, hasPhrase, turnTexts, words, type TurnText } from './threadText';
 
 export const INDEX_FILE = 'search-index.json';
 const IDLE_MS = 60_000;
@@ -19,11 +19,14 @@ const IDLE_MS = 60_000;
 export const MAX_HITS = 1000;
 /** How many of the best are read to put exact phrases first. */
 const PHRASE_CANDIDATES = 50;
+/** Threads whose text is kept between queries while the index is in memory. */
+const CACHED_TEXTS = 200;
 
 export class ThreadSearch {
   private index: Promise<SearchIndex> | null = null;
   private dirty = false;
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly texts = new Map<string, { updatedAt: number | undefined; texts: TurnText[] }>();
   /** Threads being indexed again: a search waits for them, so a finished turn is always found. */
   private updates: Promise<void> = Promise.resolve();
 
@@ -42,13 +45,9 @@ export class ThreadSearch {
     await this.updates;
     const ids = index.search(term, MAX_HITS);
     if (words(term).length < 2) return ids;
-    const store = await this.store();
     const head = ids.slice(0, PHRASE_CANDIDATES);
     const phrase = await Promise.all(
-      head.map(async (id) => {
-        const { turns } = await store.history(id).catch(() => ({ turns: [] }));
-        return turnTexts(turns).some((turn) => hasPhrase(turn.text, term));
-      }),
+      head.map(async (id) => (await this.textsOf(id)).some((turn) => hasPhrase(turn.text, term))),
     );
     return [
       ...head.filter((_, i) => phrase[i]),
@@ -59,12 +58,33 @@ export class ThreadSearch {
 
   /** The turn of the thread that matches best, with a line of text around the match. */
   async match(threadId: string, term: string): Promise<{ turnId: string; snippet: string } | null> {
+    return bestMatch(await this.textsOf(threadId), term);
+  }
+
+  /**
+   * The turns' text of a thread, from a small cache: as the user types, each key asks again for
+   * mostly the same threads, and reading their rollouts is most of a query's time.
+   */
+  private async textsOf(threadId: string): Promise<TurnText[]> {
     const store = await this.store();
-    return bestMatch(turnTexts((await store.history(threadId)).turns), term);
+    const updatedAt = store.get(threadId)?.updatedAt;
+    const cached = this.texts.get(threadId);
+    if (cached && cached.updatedAt === updatedAt) {
+      // Most recently used last, so the oldest entry is the first to go.
+      this.texts.delete(threadId);
+      this.texts.set(threadId, cached);
+      return cached.texts;
+    }
+    const texts = turnTexts((await store.history(threadId).catch(() => ({ turns: [] }))).turns);
+    this.texts.set(threadId, { updatedAt, texts });
+    if (this.texts.size > CACHED_TEXTS) this.texts.delete(this.texts.keys().next().value!);
+    return texts;
   }
 
   /** A turn completed or the thread changed: indexed again at once when the index is in memory. */
   threadChanged(threadId: string): Promise<void> {
+    // Its cached text is stale even when updatedAt (whole seconds) did not move.
+    this.texts.delete(threadId);
     const loading = this.index;
     if (!loading) return Promise.resolve();
     this.updates = this.updates.then(async () => {
@@ -136,6 +156,7 @@ export class ThreadSearch {
     const loading = this.index;
     if (!loading) return;
     this.index = null;
+    this.texts.clear();
     await this.save(await loading).catch((error: Error) =>
       this.log.warn(`search: cannot save the index: ${error.message}`),
     );
