@@ -27,7 +27,8 @@ export function checkEditedConfig(requirements: ConfigRequirements | null) {
       const fail = (why: string) => {
         throw new InvalidConfigEdit(`${key}: ${why}`);
       };
-      if (STRINGS.includes(key) && (typeof value !== 'string' || value === '')) fail('must be a non-empty string');
+      if (STRINGS.includes(key) && (typeof value !== 'string' || value === ''))
+        fail('must be a non-empty string');
       if (POSITIVE.includes(key) && !(typeof value === 'number' && Number.isInteger(value) && value > 0))
         fail('must be a whole number above 0');
       if (key === 'approval_policy') {
@@ -42,7 +43,9 @@ export function checkEditedConfig(requirements: ConfigRequirements | null) {
       if (key === 'sandbox_mode') {
         const mode = typeof value === 'string' ? normalizeSandboxMode(value as SandboxModeInput) : undefined;
         if (typeof mode !== 'string')
-          fail(`${JSON.stringify(value)} is not a sandbox mode (read-only, workspace-write, danger-full-access)`);
+          fail(
+            `${JSON.stringify(value)} is not a sandbox mode (read-only, workspace-write, danger-full-access)`,
+          );
         else if (!sandboxAllowed(requirements, mode)) fail('forbidden by requirements.toml');
       }
       if (key === 'features') {

@@ -63,7 +63,10 @@ export class ConfigService {
       const path = parseKeyPath(edit.keyPath) ?? [];
       const origin = origins[path.join('.')];
       if (origin && origin.name.type !== 'user') {
-        const effectiveValue = path.reduce<unknown>((table, key) => (table as Table | undefined)?.[key], config);
+        const effectiveValue = path.reduce<unknown>(
+          (table, key) => (table as Table | undefined)?.[key],
+          config,
+        );
         return {
           status: 'okOverridden',
           overriddenMetadata: {
@@ -88,4 +91,5 @@ export class ConfigService {
   }
 }
 
-const list = (values: unknown[] | null | undefined) => (values ?? []).map((v) => JSON.stringify(v)).join(', ') || 'none';
+const list = (values: unknown[] | null | undefined) =>
+  (values ?? []).map((v) => JSON.stringify(v)).join(', ') || 'none';

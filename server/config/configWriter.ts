@@ -122,9 +122,13 @@ async function withLock<T>(file: string, body: () => Promise<T>): Promise<T> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       // A writer that died holding the lock must not block config writes for good.
-      const age = await fs.stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await fs.stat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > LOCK_STALE_MS) await fs.unlink(lock).catch(() => {});
-      else if (Date.now() > deadline) throw new ConfigVersionConflict(`${lock} is held by another writer; try again`);
+      else if (Date.now() > deadline)
+        throw new ConfigVersionConflict(`${lock} is held by another writer; try again`);
       else await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
     }
   }

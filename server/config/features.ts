@@ -30,7 +30,10 @@ export const FEATURES: readonly FeatureSpec[] = [
 ];
 
 /** Which features are on for this merged config (the legacy `[tools.update_plan] enabled` counts too). */
-export function enabledFeatures(config: Table, requirements: ConfigRequirements | null): Map<string, boolean> {
+export function enabledFeatures(
+  config: Table,
+  requirements: ConfigRequirements | null,
+): Map<string, boolean> {
   const table = isPlainTable(config.features) ? config.features : {};
   const tools = isPlainTable(config.tools) ? config.tools : {};
   const legacy = (name: string) => {

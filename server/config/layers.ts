@@ -155,5 +155,6 @@ function mergeInto(
 
 function forgetOrigins(origins: Record<string, ConfigLayerMetadata>, keyPath: string[]): void {
   const prefix = keyPath.join('.');
-  for (const key of Object.keys(origins)) if (key === prefix || key.startsWith(`${prefix}.`)) delete origins[key];
+  for (const key of Object.keys(origins))
+    if (key === prefix || key.startsWith(`${prefix}.`)) delete origins[key];
 }

@@ -30,7 +30,9 @@ export async function loadRequirements(home: string, log: Logger): Promise<Confi
   try {
     file = await readTomlFile(requirementsFile(home));
   } catch (error) {
-    log.error(`${(error as Error).message}; until then only untrusted approvals and read-only sandboxes are allowed`);
+    log.error(
+      `${(error as Error).message}; until then only untrusted approvals and read-only sandboxes are allowed`,
+    );
     return STRICTEST;
   }
   if (file.text === null) return null;
@@ -61,11 +63,17 @@ function fromTable(table: Table, problems: string[]): ConfigRequirements {
   };
   const features = table.features;
   const featureRequirements = isPlainTable(features)
-    ? Object.fromEntries(Object.entries(features).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'))
+    ? Object.fromEntries(
+        Object.entries(features).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'),
+      )
     : null;
   return {
-    allowedApprovalPolicies: list('allowed_approval_policies', (v) => known(normalizeApprovalPolicy(v as AskForApprovalInput))),
-    allowedSandboxModes: list('allowed_sandbox_modes', (v) => known(normalizeSandboxMode(v as SandboxModeInput))),
+    allowedApprovalPolicies: list('allowed_approval_policies', (v) =>
+      known(normalizeApprovalPolicy(v as AskForApprovalInput)),
+    ),
+    allowedSandboxModes: list('allowed_sandbox_modes', (v) =>
+      known(normalizeSandboxMode(v as SandboxModeInput)),
+    ),
     allowedWebSearchModes: list('allowed_web_search_modes', (v) =>
       WEB_SEARCH_MODES.includes(v as WebSearchMode) ? (v as WebSearchMode) : undefined,
     ),

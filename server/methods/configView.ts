@@ -33,7 +33,8 @@ export function readableConfig(
     }
     log.debug(`config/read: leaving out ${key}, whose value Threadline cannot use`);
     delete config[key];
-    for (const path of Object.keys(origins)) if (path === key || path.startsWith(`${key}.`)) delete origins[path];
+    for (const path of Object.keys(origins))
+      if (path === key || path.startsWith(`${key}.`)) delete origins[path];
   }
   return config;
 }

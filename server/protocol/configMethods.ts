@@ -66,7 +66,11 @@ export const ConfigReadResponse = Shape({
 export const MergeStrategy = StringEnum(['replace', 'upsert']);
 export type MergeStrategy = Static<typeof MergeStrategy>;
 
-export const ConfigEdit = Type.Object({ keyPath: Type.String(), value: AnyValue, mergeStrategy: MergeStrategy });
+export const ConfigEdit = Type.Object({
+  keyPath: Type.String(),
+  value: AnyValue,
+  mergeStrategy: MergeStrategy,
+});
 export type ConfigEdit = Static<typeof ConfigEdit>;
 
 export const ConfigValueWriteParams = Params({
@@ -118,7 +122,13 @@ export type ConfigRequirements = Static<typeof ConfigRequirements>;
 export const ConfigRequirementsReadParams = Params({});
 export const ConfigRequirementsReadResponse = Shape({ requirements: Nullable(ConfigRequirements) });
 
-export const ExperimentalFeatureStage = StringEnum(['beta', 'underDevelopment', 'stable', 'deprecated', 'removed']);
+export const ExperimentalFeatureStage = StringEnum([
+  'beta',
+  'underDevelopment',
+  'stable',
+  'deprecated',
+  'removed',
+]);
 export type ExperimentalFeatureStage = Static<typeof ExperimentalFeatureStage>;
 
 export const ExperimentalFeature = Shape({
