@@ -1,5 +1,6 @@
 // Extension entry point: creates the one shared server connection and hands it to each part of the UI.
 // Every disposable goes through the extension context.
+import { openSettingsCommand } from './settings/openSettings';
 import * as vscode from 'vscode';
 import { accountCommands } from './account/accountCommands';
 import { ProviderKeys } from './account/providerKeys';
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     ...accountCommands(server, keys),
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
     vscode.commands.registerCommand('threadline.showLog', () => server?.log.show()),
+    openSettingsCommand(server),
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
     ...registerConversation(context, server, approvals),
     ...walkthroughProgress(server, () => setupStatus(server!)),

@@ -2,6 +2,7 @@
 // services and the method table, and serves them on the requested transport until it closes.
 import { readFileSync } from 'node:fs';
 import { resolveHome } from './config/home';
+import { sessionFlagsTable } from './config/sessionFlags';
 import { collectWhenIdle } from './idleCollection';
 import { createLogger, parseLogLevel, RecentLines, stderrSink, type Logger } from './log';
 import { createDispatcher } from './rpc/dispatcher';
@@ -16,6 +17,7 @@ export interface AppServerOptions {
   allowRemote: boolean;
   allowOrigins: string[];
   authTokenFile: string | null;
+  configOverrides: string[];
 }
 
 export async function runAppServer(options: AppServerOptions): Promise<number> {
@@ -23,7 +25,8 @@ export async function runAppServer(options: AppServerOptions): Promise<number> {
   const log = createLogger(parseLogLevel(process.env.THREADLINE_LOG), recentLog.tee(stderrSink()));
   const target = parseListenUrl(options.listen);
   keepRunningOnStrayErrors(log);
-  const services = new Services(resolveHome(), log, recentLog);
+  const flags = await sessionFlagsTable(options.configOverrides);
+  const services = new Services(resolveHome(), log, recentLog, flags);
   const dispatch = createDispatcher(methodHandlers(services), log, toRpcError);
   const listening = await listen(target, options, dispatch, services, log);
   const stopCollecting = collectWhenIdle(log);

@@ -9,7 +9,10 @@ import { ExecpolicyRules } from './approvals/execpolicyRules';
 import { codexHistoryRoot } from './config/codexHistory';
 import { loadConfig, type LoadedConfig } from './config/configFile';
 import { knownContextWindow } from './config/contextWindows';
-import type { ConfigDefaults } from './config/settings';
+import { ConfigService } from './config/configService';
+import { approvalAllowed, sandboxAllowed, sandboxModeOf } from './config/requirements';
+import { effectiveSandboxPolicy, type ConfigDefaults, type ThreadSettings } from './config/settings';
+import type { Table } from './config/tomlFile';
 import type { ShellEnvironmentPolicy } from './exec/commandEnv';
 import { LoadedThread } from './loadedThread';
 import { RecentLines, type Logger } from './log';
@@ -57,12 +60,17 @@ export class Services {
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
 
+  /** Layers, writes, requirements and feature flags of the config. */
+  readonly configuration: ConfigService;
+
   constructor(
     readonly home: string,
     readonly log: Logger,
     /** What the log said lately (feedback/upload). */
     readonly recentLog = new RecentLines(),
+    flags: Table = {},
   ) {
+    this.configuration = new ConfigService(home, flags, log, () => (this.configPromise = undefined));
     this.auth = new AuthStore(home, log);
     this.checkpoints = new CheckpointStore(home, log);
     this.search = new ThreadSearch(home, log, () => this.store());
@@ -101,7 +109,7 @@ export class Services {
 
   loadedConfig(): Promise<LoadedConfig> {
     if (!this.configPromise) {
-      this.configPromise = loadConfig(this.home, this.log);
+      this.configPromise = loadConfig(this.home, this.log, this.configuration.flags);
       this.configPromise
         .then((config) => (this.loaded.unloadDelayMs = (config.threadUnloadDelaySecs ?? 0) * 1000))
         .catch(() => {});
@@ -109,8 +117,26 @@ export class Services {
     return this.configPromise;
   }
 
+  /** config.toml's defaults; a policy requirements.toml forbids gives way to the first it allows. */
   async config(): Promise<ConfigDefaults> {
-    return (await this.loadedConfig()).defaults;
+    const { defaults } = await this.loadedConfig();
+    const requirements = await this.configuration.requirements();
+    return {
+      ...defaults,
+      approvalPolicy: approvalAllowed(requirements, defaults.approvalPolicy)
+        ? defaults.approvalPolicy
+        : (requirements?.allowedApprovalPolicies?.[0] ?? 'untrusted'),
+      sandboxMode: sandboxAllowed(requirements, defaults.sandboxMode)
+        ? defaults.sandboxMode
+        : (requirements?.allowedSandboxModes?.[0] ?? 'read-only'),
+    };
+  }
+
+  /** Refuses settings requirements.toml forbids, before a thread or turn runs with them. */
+  async enforceRequirements(settings: ThreadSettings): Promise<void> {
+    const mode = sandboxModeOf(effectiveSandboxPolicy(settings));
+    const reason = await this.configuration.forbidden(settings.approvalPolicy, mode);
+    if (reason) throw invalidParams(reason);
   }
 
   /** How the environment of every command is built (exec_command, command/exec, thread/shellCommand). */
@@ -120,11 +146,14 @@ export class Services {
 
   async agentConfig(): Promise<{
     updatePlanTool: boolean;
+    viewImageTool: boolean;
     compactionLimits(model: string): CompactionLimits;
   }> {
     const config = await this.loadedConfig();
+    const features = await this.configuration.features(null).catch(() => new Map<string, boolean>());
     return {
-      updatePlanTool: config.updatePlanTool,
+      updatePlanTool: features.get('update_plan') ?? config.updatePlanTool,
+      viewImageTool: features.get('view_image') ?? true,
       compactionLimits: (model) => ({
         contextWindow: config.contextWindow ?? knownContextWindow(model),
         autoCompactTokens: config.autoCompactTokens,

@@ -120,6 +120,8 @@ export interface PickerDefaults {
   /** Empty when not known before a thread starts (config.toml decides): the picker is not offered. */
   approvalPolicy: string;
   sandbox: string;
+  /** Policies and modes requirements.toml forbids, each with the reason the picker shows. */
+  forbidden?: Record<string, string>;
 }
 
 /**

@@ -15,6 +15,7 @@ const recentCount = 5;
 export async function startInfo(server: ThreadlineServer): Promise<StartInfo> {
   const settings = readSettings();
   const cwd = workspaceFolders();
+  const config = await serverPolicy(server, cwd?.[0]);
   const { data } = await server.request('thread/list', {
     limit: recentCount,
     sortKey: 'updated_at',
@@ -26,9 +27,36 @@ export async function startInfo(server: ThreadlineServer): Promise<StartInfo> {
     defaults: {
       model: settings.model,
       effort: settings.reasoningEffort || null,
-      approvalPolicy: settings.approvalPolicy,
-      sandbox: settings.sandboxMode,
+      // Unset in the editor: what the server's config says, so the picker shows the real value.
+      approvalPolicy: settings.approvalPolicy || config.approvalPolicy,
+      sandbox: settings.sandboxMode || config.sandbox,
+      forbidden: config.forbidden,
     },
+  };
+}
+
+/** The effective policy and mode of config/read, and what configRequirements/read forbids. */
+async function serverPolicy(server: ThreadlineServer, cwd: string | undefined) {
+  const read = await server.request('config/read', cwd ? { cwd } : {}).catch(() => null);
+  const { requirements } = await server
+    .request('configRequirements/read', {})
+    .catch(() => ({ requirements: null }));
+  const approval = read?.config.approval_policy;
+  const forbidden: Record<string, string> = {};
+  const allowedApprovals = requirements?.allowedApprovalPolicies;
+  for (const id of ['untrusted', 'on-request', 'never'] as const) {
+    if (allowedApprovals && !allowedApprovals.includes(id))
+      forbidden[id] = `Not allowed by requirements.toml (allowed: ${allowedApprovals.join(', ')})`;
+  }
+  const allowedSandboxes = requirements?.allowedSandboxModes;
+  for (const id of ['read-only', 'workspace-write', 'danger-full-access'] as const) {
+    if (allowedSandboxes && !allowedSandboxes.includes(id))
+      forbidden[id] = `Not allowed by requirements.toml (allowed: ${allowedSandboxes.join(', ')})`;
+  }
+  return {
+    approvalPolicy: typeof approval === 'string' ? approval : '',
+    sandbox: read?.config.sandbox_mode ?? '',
+    forbidden,
   };
 }
 

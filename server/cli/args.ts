@@ -9,6 +9,8 @@ export type ParsedArgs =
       allowRemote: boolean;
       allowOrigins: string[];
       authTokenFile: string | null;
+      /** `-c key=value`, in order. */
+      configOverrides: string[];
     }
   | { kind: 'generate'; format: 'json-schema' | 'ts'; out: string; experimental: boolean };
 
@@ -27,6 +29,8 @@ Options:
                       token being the first line of F
   --allow-origin O    let browser pages from origin O (e.g. https://app.example) connect over
                       WebSocket; any other handshake with an Origin header is refused (repeatable)
+  -c, --config K=V    override a config.toml key for this run (V is a TOML value, else a string),
+                      above config.toml and project files; repeatable
   --out DIR           where generate-json-schema / generate-ts write their files
   --experimental      include experimental methods and fields in generated output
   -h, --help          show this help
@@ -43,11 +47,12 @@ interface Flags {
   allowRemote: boolean;
   allowOrigins: string[];
   authTokenFile: string | null;
+  configOverrides: string[];
   out: string | undefined;
   experimental: boolean;
 }
 
-const VALUED = new Set(['--listen', '--out', '--allow-origin', '--auth-token-file']);
+const VALUED = new Set(['--listen', '--out', '--allow-origin', '--auth-token-file', '-c', '--config']);
 
 function parseFlags(rest: string[]): Flags | string {
   const flags: Flags = {
@@ -55,6 +60,7 @@ function parseFlags(rest: string[]): Flags | string {
     allowRemote: false,
     allowOrigins: [],
     authTokenFile: null,
+    configOverrides: [],
     out: undefined,
     experimental: false,
   };
@@ -67,6 +73,7 @@ function parseFlags(rest: string[]): Flags | string {
       if (name === '--listen') flags.listen = v;
       else if (name === '--out') flags.out = v;
       else if (name === '--allow-origin') flags.allowOrigins.push(v);
+      else if (name === '-c' || name === '--config') flags.configOverrides.push(v);
       else flags.authTokenFile = v;
     } else if (name === '--allow-remote' && inline === undefined) {
       flags.allowRemote = true;
@@ -98,6 +105,6 @@ export function parseArgs(argv: string[]): ParsedArgs {
       message: '--out and --experimental belong to generate-json-schema / generate-ts',
     };
   }
-  const { listen, allowRemote, allowOrigins, authTokenFile } = flags;
-  return { kind: 'app-server', listen, allowRemote, allowOrigins, authTokenFile };
+  const { listen, allowRemote, allowOrigins, authTokenFile, configOverrides } = flags;
+  return { kind: 'app-server', listen, allowRemote, allowOrigins, authTokenFile, configOverrides };
 }

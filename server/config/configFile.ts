@@ -1,8 +1,7 @@
-// Reads $THREADLINE_HOME/config.toml: the defaults new threads start with, the model providers,
-// and the agent's options. Keys we do not use (Codex configs have many) are named in one log line;
-// a missing file means built-in defaults, and a broken one is reported and ignored.
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+// The merged config layers (layers.ts) as the server uses them: the defaults new threads start
+// with, the model providers and the agent's options. Keys we do not use (Codex configs have many)
+// are named in one log line; a broken config.toml is reported and ignored here (config/read and
+// the writers refuse it instead).
 import type { Logger } from '../log';
 import {
   normalizeApprovalPolicy,
@@ -16,6 +15,8 @@ import { codexHistorySetting, type CodexHistorySetting } from './codexHistory';
 import { isTable, resolveProviders } from './providers';
 import { shellEnvironmentPolicyFrom } from './shellEnvironmentPolicy';
 import { mcpServersFrom, type McpServerConfig } from './mcpServers';
+import { BUILT_IN_TABLE, mergeLayers, readLayers } from './layers';
+import { BrokenConfigFile, type Table } from './tomlFile';
 import type { ConfigDefaults } from './settings';
 
 export interface LoadedConfig {
@@ -38,8 +39,8 @@ export interface LoadedConfig {
 }
 
 const BUILT_IN_DEFAULTS: ConfigDefaults = {
-  model: 'gpt-5.1-codex',
-  modelProvider: 'openai',
+  model: BUILT_IN_TABLE.model as string,
+  modelProvider: BUILT_IN_TABLE.model_provider as string,
   approvalPolicy: 'on-request',
   sandboxMode: 'workspace-write',
   reasoningEffort: null,
@@ -63,28 +64,19 @@ const KNOWN_KEYS = new Set([
   'codex_history',
 ]);
 
-type Table = Record<string, unknown>;
-
-export async function loadConfig(home: string, log: Logger): Promise<LoadedConfig> {
-  let text: string | undefined;
+export async function loadConfig(
+  home: string,
+  log: Logger,
+  flags: Table = {},
+  cwd: string | null = null,
+): Promise<LoadedConfig> {
+  let table: Table;
   try {
-    text = await fs.readFile(join(home, 'config.toml'), 'utf8');
+    table = mergeLayers(await readLayers(home, flags, cwd)).config;
   } catch (error) {
-    // No config file means everything built in; one we cannot read deserves a word.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') log.warn(`cannot read config.toml (${code}), using built-in defaults`);
-  }
-  let table: Table = {};
-  if (text !== undefined) {
-    try {
-      const { parse } = await import('smol-toml');
-      table = parse(text) as Table;
-    } catch (error) {
-      // Only the first line: the parser's excerpt of the file may show a header's secret.
-      const { message, line, column } = error as Error & { line?: number; column?: number };
-      const where = line ? ` at line ${line}, column ${column}` : '';
-      log.warn(`config.toml is not valid TOML${where} (${message.split('\n')[0]}); using built-in defaults`);
-    }
+    if (!(error instanceof BrokenConfigFile)) throw error;
+    log.error(`${error.message}; using built-in defaults`);
+    table = { ...BUILT_IN_TABLE, ...flags };
   }
   return fromTable(table, log);
 }

@@ -18,6 +18,7 @@ import { threadDeleteHandlers } from './threadDelete';
 import { skillHandlers } from './skills';
 import { appHandlers } from './apps';
 import { pluginHandlers } from './plugins';
+import { configHandlers } from './config';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -38,5 +39,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...skillHandlers(services),
     ...appHandlers(services),
     ...pluginHandlers(services),
+    ...configHandlers(services),
   };
 }

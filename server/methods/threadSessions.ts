@@ -45,6 +45,7 @@ export class ThreadSessions {
     const defaults = await this.services.config();
     const cwd = resolve(params.cwd ?? process.cwd());
     const settings = applyOverrides({ ...defaults, cwd }, { ...params, cwd });
+    await this.services.enforceRequirements(settings);
     const store = await this.services.store();
     const summary = await store.create(await this.newThread(settings, peer, params.ephemeral === true));
     const result = this.session(summary, settings, peer, []);

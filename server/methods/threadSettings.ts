@@ -17,5 +17,10 @@ export async function settingsFor(
     modelProvider: summary.modelProvider,
     cwd: summary.cwd,
   };
-  return applyOverrides(base, { ...overrides, cwd: overrides.cwd ? resolve(overrides.cwd) : undefined });
+  const settings = applyOverrides(base, {
+    ...overrides,
+    cwd: overrides.cwd ? resolve(overrides.cwd) : undefined,
+  });
+  await services.enforceRequirements(settings);
+  return settings;
 }

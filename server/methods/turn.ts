@@ -44,6 +44,7 @@ export function turnHandlers(services: Services): HandlerTable {
           ...params,
           cwd: params.cwd ? resolve(params.cwd) : null,
         });
+        await services.enforceRequirements(settings);
         await services.provider(settings.modelProvider);
         const entry = await userEntry(params.input, settings.cwd, services);
         thread.settings = settings;

@@ -122,7 +122,7 @@ async function startedMcpServers(services: Services, active: ActiveTurn) {
 }
 
 function toolsFor(
-  config: { updatePlanTool: boolean },
+  config: { updatePlanTool: boolean; viewImageTool: boolean },
   settings: ThreadSettings,
   commands: CommandSessions,
   environment: ShellEnvironmentPolicy,
@@ -133,7 +133,7 @@ function toolsFor(
     writeStdinTool(commands),
     ...(config.updatePlanTool ? [updatePlanTool] : []),
     applyPatchTool,
-    viewImageTool,
+    ...(config.viewImageTool ? [viewImageTool] : []),
     ...(skills.length > 0 ? [readSkillTool(skills)] : []),
     // As in the reference, the model may stop to ask the user questions only in plan mode.
     ...(settings.collaborationMode?.mode === 'plan' ? [requestUserInputTool] : []),

@@ -12,6 +12,7 @@ import * as R from './reviewMethods';
 import * as C from './commandMethods';
 import * as F from './feedbackMethods';
 import * as X from './externalAgentConfig';
+import * as Cfg from './configMethods';
 import * as Mcp from './mcp';
 import * as K from './turnChanges';
 import * as S from './skillMethods';
@@ -102,6 +103,23 @@ export const clientRequests = {
   'plugin/read': { params: P.PluginReadParams, result: P.PluginReadResponse },
   'plugin/install': { params: P.PluginInstallParams, result: P.PluginInstallResponse },
   'plugin/uninstall': { params: P.PluginUninstallParams, result: P.PluginUninstallResponse },
+  'config/read': { params: Cfg.ConfigReadParams, result: Cfg.ConfigReadResponse },
+  'config/value/write': { params: Cfg.ConfigValueWriteParams, result: Cfg.ConfigWriteResponse },
+  'config/batchWrite': { params: Cfg.ConfigBatchWriteParams, result: Cfg.ConfigWriteResponse },
+  'configRequirements/read': {
+    params: Cfg.ConfigRequirementsReadParams,
+    result: Cfg.ConfigRequirementsReadResponse,
+  },
+  'experimentalFeature/list': {
+    params: Cfg.ExperimentalFeatureListParams,
+    result: Cfg.ExperimentalFeatureListResponse,
+  },
+  'collaborationMode/list': {
+    params: Cfg.CollaborationModeListParams,
+    result: Cfg.CollaborationModeListResponse,
+    experimental: true,
+    specOnly: true,
+  },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

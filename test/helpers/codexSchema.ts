@@ -56,6 +56,10 @@ function load() {
       responses.set(entry.properties.method.enum[0]!, `v2#/definitions/${response}`);
   }
   responses.set('initialize', 'main#/definitions/InitializeResponse');
+  // Results not named after their params.
+  responses.set('config/value/write', 'v2#/definitions/ConfigWriteResponse');
+  responses.set('config/batchWrite', 'v2#/definitions/ConfigWriteResponse');
+  responses.set('configRequirements/read', 'v2#/definitions/ConfigRequirementsReadResponse');
   const indexOf = (table: Table) =>
     new Map(table.oneOf.map((entry, i) => [entry.properties.method.enum[0]!, i]));
   state = {

@@ -20,6 +20,7 @@ describe('threadline command line', () => {
       allowRemote: false,
       allowOrigins: [],
       authTokenFile: null,
+      configOverrides: [],
     });
     assert.deepEqual(parseArgs(['app-server', '--listen', 'ws://127.0.0.1:0', '--allow-remote']), {
       kind: 'app-server',
@@ -27,6 +28,7 @@ describe('threadline command line', () => {
       allowRemote: true,
       allowOrigins: [],
       authTokenFile: null,
+      configOverrides: [],
     });
     assert.deepEqual(parseArgs(['app-server', '--listen=stdio://']), {
       kind: 'app-server',
@@ -34,6 +36,7 @@ describe('threadline command line', () => {
       allowRemote: false,
       allowOrigins: [],
       authTokenFile: null,
+      configOverrides: [],
     });
   });
 
@@ -45,11 +48,21 @@ describe('threadline command line', () => {
       allowRemote: false,
       allowOrigins: ['https://a.example', 'https://b.example'],
       authTokenFile: '/run/t',
+      configOverrides: [],
     });
     assert.deepEqual(parseArgs(['app-server', '--auth-token-file']), {
       kind: 'error',
       message: '--auth-token-file needs a value',
     });
+  });
+
+  it('collects -c and --config overrides in order', () => {
+    const parsed = parseArgs(['app-server', '-c', 'model=o3', '--config=features.view_image=false']);
+    assert.deepEqual(parsed.kind === 'app-server' && parsed.configOverrides, [
+      'model=o3',
+      'features.view_image=false',
+    ]);
+    assert.deepEqual(parseArgs(['app-server', '-c']), { kind: 'error', message: '-c needs a value' });
   });
 
   it('parses the schema generators', () => {

@@ -72,9 +72,7 @@ export function PolicyPickers({ value, defaults, onChange }: Props) {
           onChange={(v) => onChange({ ...value, approvalPolicy: v })}
         >
           {approvals.map(([id, label]) => (
-            <VscodeOption key={id} value={id}>
-              {label}
-            </VscodeOption>
+            <Choice key={id} id={id} label={label} forbidden={defaults.forbidden?.[id]} />
           ))}
         </Select>
       </div>
@@ -86,13 +84,20 @@ export function PolicyPickers({ value, defaults, onChange }: Props) {
           onChange={(v) => onChange({ ...value, sandbox: v })}
         >
           {sandboxes.map(([id, label]) => (
-            <VscodeOption key={id} value={id}>
-              {label}
-            </VscodeOption>
+            <Choice key={id} id={id} label={label} forbidden={defaults.forbidden?.[id]} />
           ))}
         </Select>
       </div>
     </div>
+  );
+}
+
+/** A choice requirements.toml forbids stays in the list, greyed out, with the reason as its tooltip. */
+function Choice({ id, label, forbidden }: { id: string; label: string; forbidden: string | undefined }) {
+  return (
+    <VscodeOption value={id} disabled={forbidden !== undefined} title={forbidden}>
+      {forbidden === undefined ? label : `${label} (not allowed)`}
+    </VscodeOption>
   );
 }
 

@@ -100,6 +100,32 @@ describe('webview first run (jsdom)', () => {
     await page.unmount();
   });
 
+  it("offers the server's effective policy, greying out what requirements.toml forbids", async () => {
+    const page = await openEmpty();
+    const reason = 'Not allowed by requirements.toml (allowed: untrusted, on-request)';
+    const defaults = { ...start.defaults, approvalPolicy: 'on-request', sandbox: 'read-only' };
+    await page.receive({
+      type: 'empty',
+      context: { kind: 'sidebar', restricted: false },
+      start: { ...start, defaults: { ...defaults, forbidden: { never: reason } } },
+    });
+    await page.until(() => page.all('[aria-label="Approvals and sandbox"]').length > 0);
+    await page.act(() => (page.find('[aria-label="Approvals and sandbox"]') as HTMLButtonElement).click());
+    const options = page.all('[aria-label="Approval policy"] vscode-option');
+    const labels = options.map((o) => o.textContent);
+    assert.deepEqual(labels, [
+      'Ask for untrusted commands',
+      'Ask when the agent requests',
+      'Never ask (not allowed)',
+    ]);
+    // The shield is offered because the host named the effective policy (from config/read).
+    assert.match(
+      page.find('button[aria-label="Approvals and sandbox"]').title,
+      /Ask when the agent requests/,
+    );
+    await page.unmount();
+  });
+
   it('starts a new thread with the first message when the provider is ready', async () => {
     const page = await openEmpty();
     await page.receive({ type: 'empty', context: { kind: 'sidebar', restricted: false }, start });

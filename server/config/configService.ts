@@ -1,0 +1,95 @@
+// The config as methods see it: the layers and their merge (config/read), writes to the user's
+// config.toml, the admin requirements and the feature flags. Requirements are read once, at first
+// use, as the reference does; config.toml is read again after every write.
+import { resolve } from 'node:path';
+import type { Logger } from '../log';
+import type { ConfigEdit, ConfigRequirements, ConfigWriteResponse } from '../protocol/configMethods';
+import type { AskForApproval, SandboxMode } from '../protocol/enums';
+import { checkEditedConfig } from './configChecks';
+import { InvalidConfigEdit, writeConfigEdits } from './configWriter';
+import { enabledFeatures } from './features';
+import { parseKeyPath } from './keyPath';
+import { mergeLayers, readLayers, userConfigFile, type Layer, type Merged } from './layers';
+import { approvalAllowed, loadRequirements, sandboxAllowed } from './requirements';
+import type { Table } from './tomlFile';
+
+export class ConfigService {
+  private requirementsPromise: Promise<ConfigRequirements | null> | undefined;
+
+  constructor(
+    readonly home: string,
+    /** `-c key=value` from the command line. */
+    readonly flags: Table,
+    private readonly log: Logger,
+    /** Called after a write, so the next thread reads the new file. */
+    private readonly onWrite: () => void,
+  ) {}
+
+  requirements(): Promise<ConfigRequirements | null> {
+    this.requirementsPromise ??= loadRequirements(this.home, this.log);
+    return this.requirementsPromise;
+  }
+
+  async read(cwd: string | null): Promise<Merged & { layers: Layer[] }> {
+    const layers = await readLayers(this.home, this.flags, cwd === null ? null : resolve(cwd));
+    return { ...mergeLayers(layers), layers };
+  }
+
+  async features(cwd: string | null): Promise<Map<string, boolean>> {
+    return enabledFeatures((await this.read(cwd)).config, await this.requirements());
+  }
+
+  async write(
+    edits: ConfigEdit[],
+    filePath: string | null | undefined,
+    expectedVersion: string | null | undefined,
+  ): Promise<ConfigWriteResponse> {
+    const file = userConfigFile(this.home);
+    // Only the user's own file: project files are the workspace's, requirements.toml the admin's.
+    if (filePath && resolve(filePath) !== file)
+      throw new InvalidConfigEdit(`filePath: only ${file} can be written`);
+    const version = await writeConfigEdits(file, edits, {
+      expectedVersion: expectedVersion ?? null,
+      check: checkEditedConfig(await this.requirements()),
+    });
+    this.onWrite();
+    return { status: 'ok', version, filePath: file, ...(await this.overridden(edits)) };
+  }
+
+  /** A write a higher layer (a -c flag) hides still succeeds, and says so. */
+  private async overridden(edits: ConfigEdit[]): Promise<Partial<ConfigWriteResponse>> {
+    const { origins, config } = await this.read(null);
+    for (const edit of edits) {
+      const path = parseKeyPath(edit.keyPath) ?? [];
+      const origin = origins[path.join('.')];
+      if (origin && origin.name.type !== 'user') {
+        const effectiveValue = path.reduce<unknown>(
+          (table, key) => (table as Table | undefined)?.[key],
+          config,
+        );
+        return {
+          status: 'okOverridden',
+          overriddenMetadata: {
+            message: `${path.join('.')} is overridden by the ${origin.name.type} layer`,
+            overridingLayer: origin,
+            effectiveValue,
+          },
+        };
+      }
+    }
+    return {};
+  }
+
+  /** Why a thread may not run with this policy and mode, or null. */
+  async forbidden(approvalPolicy: AskForApproval, sandbox: SandboxMode): Promise<string | null> {
+    const requirements = await this.requirements();
+    if (!approvalAllowed(requirements, approvalPolicy))
+      return `approval policy ${JSON.stringify(approvalPolicy)} is forbidden by requirements.toml (allowed: ${list(requirements?.allowedApprovalPolicies)})`;
+    if (!sandboxAllowed(requirements, sandbox))
+      return `sandbox mode "${sandbox}" is forbidden by requirements.toml (allowed: ${list(requirements?.allowedSandboxModes)})`;
+    return null;
+  }
+}
+
+const list = (values: unknown[] | null | undefined) =>
+  (values ?? []).map((v) => JSON.stringify(v)).join(', ') || 'none';
