@@ -61,6 +61,9 @@ const KNOWN_KEYS = new Set([
   'thread_unload_delay_secs',
   'shell_environment_policy',
   'mcp_servers',
+  // Read by their own modules: server/skills/skillConfig.ts and server/apps/appConfig.ts.
+  'skills',
+  'apps',
   'codex_history',
 ]);
 
