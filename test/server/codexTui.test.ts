@@ -100,7 +100,12 @@ describe('the real Codex TUI (codex --remote) against our server', function () {
       `the answer was not drawn (driver status ${status}); the screen:\n${screen.slice(-3000)}`,
     );
     assert.ok(screen.includes(PROMPT), 'the typed prompt is on screen');
-    assert.doesNotMatch(screen, /failed in TUI|Method not found: (config|thread|turn)\//);
+    // Methods other parts of the server serve may be missing (skills/list: a warning in the TUI);
+    // none of the configuration, thread or turn methods the TUI needs may fail.
+    assert.doesNotMatch(
+      screen,
+      /\b(config|configRequirements|thread|turn)\/[\w/]+ failed|Method not found: (config|thread|turn)/,
+    );
 
     client = await WsClient.connect(server.url);
     await client.initialize({ name: 'threadline_tests' });
