@@ -267,6 +267,7 @@ export class ThreadStore {
   /** Removes the thread for good: its rollout (archived or not) and its index entry. */
   delete(id: string): Promise<void> {
     return this.exclusive(id, async () => {
+      if (this.isCodex(id)) throw new ReadOnlyThreadError(id);
       if (this.ephemeral.delete(id)) return;
       const summary = this.require(id);
       const path = join(this.home, summary.path);

@@ -209,6 +209,7 @@ describe('app-server over stdio: the Codex history', () => {
       ['thread/name/set', { threadId: PLAIN, name: 'Renamed' }],
       ['thread/archive', { threadId: PLAIN }],
       ['thread/rollback', { threadId: PLAIN, numTurns: 1 }],
+      ['thread/delete', { threadId: PLAIN }],
       ['turn/start', { threadId: PLAIN, input: [{ type: 'text', text: 'hi' }] }],
     ] as const) {
       const response = await server.request(method, params);

@@ -23,6 +23,7 @@ export async function run(): Promise<void> {
     await import('./diffViews.test');
     await import('./workspaceSettings.test');
     await import('./mcpServers.test');
+    await import('./codexHistory.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {

@@ -1,9 +1,10 @@
 // The extension with `threadline.server.command` set to the reference server (`codex app-server` from
 // @openai/codex 0.169, its binary shipped in the npm package), its CODEX_HOME pointing at the scripted
-// model server: the tree lists, renames, archives and unarchives, a turn streams, and the extension knows
-// it is not talking to its own server.
+// model server: the tree lists, renames, archives and unarchives, forks and shows other workspaces; a turn
+// streams; file-change and command approvals are answered from the editor; and the extension knows it is
+// not talking to its own server.
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
@@ -19,7 +20,9 @@ describe('Threadline with the reference server (codex app-server 0.169)', () => 
   let codexHome: string;
   let threadId = '';
 
-  before(async () => {
+  before(async function () {
+    // Three settings writes and a view opening: slow on a loaded machine.
+    this.timeout(60_000);
     model = await startModelServer({ responses: [] });
     codexHome = tempDir('threadline-codex-home-');
     writeFileSync(
@@ -149,4 +152,95 @@ describe('Threadline with the reference server (codex app-server 0.169)', () => 
     subscription.dispose();
     assert.equal(readFileSync(file, 'utf8'), 'before\n');
   });
+  it('forks from the tree: the fork is listed and holds the parent history', async () => {
+    const { threads } = await threadlineApi();
+    const node = threads.model.thread(threadId)!;
+    const before = await shownIds();
+    await vscode.commands.executeCommand('threadline.forkThread', node);
+    await waitFor(async () => (await shownIds()).length === before.length + 1, 20_000);
+    const forkId = (await shownIds()).find((id) => !before.includes(id))!;
+    await vscode.commands.executeCommand('threadline.refreshThreads');
+    await waitFor(async () => (await shownIds()).includes(forkId), 20_000);
+    // The reference's thread/list leaves forkedFromId out (null), so the tree cannot name the origin;
+    // the fork holds the parent's turns.
+    const { server } = await threadlineApi();
+    const [fork, parent] = await Promise.all(
+      [forkId, threadId].map(
+        async (id) => (await server.request('thread/read', { threadId: id, includeTurns: true })).thread,
+      ),
+    );
+    assert.equal(fork!.turns.length, parent!.turns.length);
+    assert.ok(fork!.turns.length > 0);
+  });
+
+  it('lists another workspace\'s threads only after "Show Threads of All Workspaces"', async () => {
+    const { server } = await threadlineApi();
+    const elsewhere = tempDir('threadline-reference-elsewhere-');
+    const { thread } = await server.request('thread/start', { cwd: elsewhere });
+    // The reference lists a thread once it has a turn.
+    model.script({ output: [{ text: 'Elsewhere.' }] });
+    let completed = false;
+    const subscription = server.onNotification(
+      'turn/completed',
+      (p) => (completed ||= p.threadId === thread.id),
+    );
+    await server.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'Hi there' }] });
+    await waitFor(() => completed, 20_000);
+    subscription.dispose();
+    await vscode.commands.executeCommand('threadline.refreshThreads');
+    assert.equal((await shownIds()).includes(thread.id), false);
+    await vscode.commands.executeCommand('threadline.showAllWorkspaces');
+    await waitFor(async () => (await shownIds()).includes(thread.id), 20_000);
+    await vscode.commands.executeCommand('threadline.showWorkspaceOnly');
+    await waitFor(async () => !(await shownIds()).includes(thread.id), 20_000);
+  });
+
+  for (const [decision, runs] of [
+    ['accept', true],
+    ['decline', false],
+  ] as const) {
+    it(`asks before a command under untrusted approvals; ${decision} ${runs ? 'runs' : 'does not run'} it`, async () => {
+      const { server, approvals } = await threadlineApi();
+      const dir = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+      const marker = join(dir, `reference-${decision}.marker`);
+      const cmd = `touch reference-${decision}.marker`;
+      model.script(
+        {
+          output: [
+            {
+              toolCall: {
+                name: 'exec_command',
+                arguments: JSON.stringify({ cmd }),
+                callId: `call_${decision}`,
+              },
+            },
+          ],
+        },
+        { output: [{ text: 'Done.' }] },
+      );
+      const { thread } = await server.request('thread/start', {
+        cwd: dir,
+        approvalPolicy: 'untrusted',
+        sandbox: 'danger-full-access',
+      });
+      let completed = false;
+      const subscription = server.onNotification(
+        'turn/completed',
+        (p) => (completed ||= p.threadId === thread.id),
+      );
+      await server.request('turn/start', {
+        threadId: thread.id,
+        input: [{ type: 'text', text: 'Touch it' }],
+      });
+      await waitFor(() => approvals.list(thread.id).length === 1, 20_000);
+      const [prompt] = approvals.list(thread.id);
+      assert.equal(prompt!.kind, 'commandExecution');
+      assert.equal(existsSync(marker), false);
+      assert.equal(approvals.answer<'commandExecution'>(prompt!.key, { decision }), true);
+      await waitFor(() => completed, 20_000);
+      subscription.dispose();
+      assert.equal(existsSync(marker), runs);
+      assert.deepEqual(approvals.list(thread.id), []);
+    });
+  }
 });

@@ -45,7 +45,8 @@ async function main(): Promise<number> {
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
       ['extensionTestsPath', server.remoteUri(testsEntry)],
     ]);
-    await browser.page.goto(url);
+    // A loaded machine (several editors at once) can take longer than playwright's default 20 s.
+    await browser.page.goto(url, { timeout: 60_000 });
     const code = await withTimeout(exited, suiteTimeoutMs, 'the in-editor tests to finish');
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (code === 0) {
