@@ -19,6 +19,7 @@ import { skillHandlers } from './skills';
 import { appHandlers } from './apps';
 import { pluginHandlers } from './plugins';
 import { configHandlers } from './config';
+import { fsHandlers } from './fs';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -40,5 +41,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...appHandlers(services),
     ...pluginHandlers(services),
     ...configHandlers(services),
+    ...fsHandlers(),
   };
 }

@@ -18,6 +18,7 @@ import * as K from './turnChanges';
 import * as S from './skillMethods';
 import * as Ap from './appMethods';
 import * as P from './pluginMethods';
+import * as Fs from './fsMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -117,6 +118,30 @@ export const clientRequests = {
   'collaborationMode/list': {
     params: Cfg.CollaborationModeListParams,
     result: Cfg.CollaborationModeListResponse,
+  },
+  'fs/readFile': { params: Fs.FsReadFileParams, result: Fs.FsReadFileResponse },
+  'fs/writeFile': { params: Fs.FsWriteFileParams, result: Fs.FsWriteFileResponse },
+  'fs/createDirectory': { params: Fs.FsCreateDirectoryParams, result: Fs.FsCreateDirectoryResponse },
+  'fs/getMetadata': { params: Fs.FsGetMetadataParams, result: Fs.FsGetMetadataResponse },
+  'fs/readDirectory': { params: Fs.FsReadDirectoryParams, result: Fs.FsReadDirectoryResponse },
+  'fs/remove': { params: Fs.FsRemoveParams, result: Fs.FsRemoveResponse },
+  'fs/copy': { params: Fs.FsCopyParams, result: Fs.FsCopyResponse },
+  fuzzyFileSearch: { params: Fs.FuzzyFileSearchParams, result: Fs.FuzzyFileSearchResponse },
+  'fuzzyFileSearch/sessionStart': {
+    params: Fs.FuzzyFileSearchSessionStartParams,
+    result: T.EmptyResponse,
+    experimental: true,
+    specOnly: true,
+  },
+  'fuzzyFileSearch/sessionUpdate': {
+    params: Fs.FuzzyFileSearchSessionUpdateParams,
+    result: T.EmptyResponse,
+    experimental: true,
+    specOnly: true,
+  },
+  'fuzzyFileSearch/sessionStop': {
+    params: Fs.FuzzyFileSearchSessionStopParams,
+    result: T.EmptyResponse,
     experimental: true,
     specOnly: true,
   },

@@ -13,6 +13,7 @@ import { windowsSandboxNotifications } from './feedbackMethods';
 import { externalAgentConfigNotifications } from './externalAgentConfig';
 import { skillNotifications } from './skillMethods';
 import { appNotifications } from './appMethods';
+import { fuzzySearchNotifications } from './fsMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -35,4 +36,5 @@ export const serverNotifications = {
   ...externalAgentConfigNotifications,
   ...skillNotifications,
   ...appNotifications,
+  ...fuzzySearchNotifications,
 } as const;
