@@ -154,8 +154,8 @@ export interface HostRequests {
   steerTurn: { params: { threadId: string; turnId: string; input: UserInput[] }; result: { turnId: string } };
   interruptTurn: { params: { threadId: string; turnId: string }; result: Record<string, never> };
   listModels: { params: Record<string, never>; result: { models: Model[] } };
-  /** Workspace files ranked for an `@` mention; paths are workspace-relative. */
-  findFiles: { params: { query: string }; result: { paths: string[] } };
+  /** Workspace files ranked for an `@` mention; paths are workspace-relative, indices the matched characters. */
+  findFiles: { params: { query: string }; result: { files: { path: string; indices: number[] }[] } };
   /** The enabled skills of the view's working directory, for `$name` completion. */
   listSkills: { params: Record<string, never>; result: { skills: SkillMetadata[] } };
   /** The file picker for images; absolute paths. */

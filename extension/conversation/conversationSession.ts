@@ -240,7 +240,7 @@ export class ConversationSession implements vscode.Disposable {
         return {};
       },
       listModels: async () => ({ models: (await server.request('model/list', { limit: 100 })).data }),
-      findFiles: async ({ query }) => ({ paths: await this.services.mentions.find(query) }),
+      findFiles: async ({ query }) => ({ files: await this.services.mentions.find(query) }),
       listSkills: async () => {
         const { data } = await server.request('skills/list', { cwds: [this.cwd()] });
         return { skills: data.flatMap((entry) => entry.skills.filter((skill) => skill.enabled)) };

@@ -18,7 +18,7 @@ export function registerConversation(
   approvals: PendingApprovals,
 ): vscode.Disposable[] {
   const diffs = new DiffViews();
-  const services: SessionServices = { server, diffs, mentions: new FileMentions(), approvals };
+  const services: SessionServices = { server, diffs, mentions: new FileMentions(server), approvals };
   const views = new ConversationViews(context.extensionUri, services);
   return [
     diffs,

@@ -79,8 +79,10 @@ export class FileIndex {
       );
       watcher.on('error', () => this.unwatch(dir));
       this.watchers.set(dir, watcher);
-    } catch {
-      // The folder went away between listing and watching; its parent's event removes it.
+    } catch (error) {
+      // Out of inotify watches: stop following changes instead of following some of them. Any other
+      // failure means the folder went away between listing and watching; its parent's event removes it.
+      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') this.watching = false;
     }
   }
 

@@ -152,7 +152,7 @@ export function Composer({
       <form className="tl-composer" onSubmit={(e) => (e.preventDefault(), void send())}>
         {mentions.results.length > 0 && (
           <ul className="tl-mentions" role="listbox" aria-label="Files">
-            {mentions.results.map((path, index) => (
+            {mentions.results.map(({ path, indices }, index) => (
               <li
                 key={path}
                 role="option"
@@ -160,7 +160,8 @@ export function Composer({
                 className={index === mentions.active ? 'tl-active' : undefined}
                 onMouseDown={(e) => (e.preventDefault(), mentions.choose(path, setDraft))}
               >
-                <span className="codicon codicon-file" aria-hidden="true" /> {path}
+                <span className="codicon codicon-file" aria-hidden="true" />{' '}
+                <Highlighted text={path} indices={indices} />
               </li>
             ))}
           </ul>
@@ -289,11 +290,30 @@ function useGrowWithContent(input: React.RefObject<HTMLTextAreaElement | null>, 
   }, [input, text]);
 }
 
+type MentionResult = { path: string; indices: number[] };
+
+/** A path with the characters the query matched in bold. */
+function Highlighted({ text, indices }: { text: string; indices: number[] }) {
+  const matched = new Set(indices);
+  const runs: { text: string; hit: boolean }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hit = matched.has(i);
+    const last = runs.at(-1);
+    if (last && last.hit === hit) last.text += text[i];
+    else runs.push({ text: text[i]!, hit });
+  }
+  return (
+    <span className="tl-mention-path">
+      {runs.map((run, i) => (run.hit ? <b key={i}>{run.text}</b> : <span key={i}>{run.text}</span>))}
+    </span>
+  );
+}
+
 /** The `@` file list: asks the host for ranked paths as the query changes; arrows, Enter/Tab, Escape. */
 function useMentions(draft: string, input: React.RefObject<HTMLTextAreaElement | null>) {
   const host = useHost();
   const [mention, setMention] = useState<MentionQuery | null>(null);
-  const [results, setResults] = useState<string[]>([]);
+  const [results, setResults] = useState<MentionResult[]>([]);
   const [active, setActive] = useState(0);
 
   const update = () => {
@@ -310,7 +330,7 @@ function useMentions(draft: string, input: React.RefObject<HTMLTextAreaElement |
     let current = true;
     const timer = setTimeout(() => {
       host.request('findFiles', { query: mention.query }).then(
-        (r) => current && (setResults(r.paths.slice(0, 12)), setActive(0)),
+        (r) => current && (setResults(r.files.slice(0, 12)), setActive(0)),
         () => current && setResults([]),
       );
     }, 80);
@@ -335,7 +355,7 @@ function useMentions(draft: string, input: React.RefObject<HTMLTextAreaElement |
       const step = event.key === 'ArrowDown' ? 1 : -1;
       setActive((i) => (i + step + results.length) % results.length);
     } else if (event.key === 'Enter' || event.key === 'Tab') {
-      choose(results[active], setDraft);
+      choose(results[active].path, setDraft);
     } else if (event.key === 'Escape') {
       setMention(null);
     } else return false;

@@ -17,7 +17,9 @@ describe('webview composer (jsdom)', () => {
         steerTurn: () => ({ turnId: 't1' }),
         interruptTurn: () => ({}),
         findFiles: ({ query }: { query: string }) => ({
-          paths: ['src/main.ts', 'src/other.ts'].filter((p) => p.includes(query)),
+          files: ['src/main.ts', 'src/other.ts']
+            .filter((p) => p.includes(query))
+            .map((path) => ({ path, indices: [...query].map((_, i) => path.indexOf(query) + i) })),
         }),
       },
       saved,
@@ -110,6 +112,11 @@ describe('webview composer (jsdom)', () => {
     assert.deepEqual(
       page.all('[role="option"]').map((o) => o.textContent?.trim()),
       ['src/main.ts'],
+    );
+    // The characters the query matched are highlighted.
+    assert.deepEqual(
+      page.all('[role="option"] b').map((b) => b.textContent),
+      ['mai'],
     );
     await key(page, { key: 'Enter' });
     assert.equal(input(page).value, 'look at src/main.ts ');
