@@ -1,5 +1,5 @@
-// MCP servers a project defines in its own `.codex/config.toml` (the thread's folder and those above
-// it up to the repository root), as Codex reads them. A project's files are as trustworthy as
+// MCP servers a project defines in its own `.threadline/config.toml` or `.codex/config.toml` (the
+// thread's folder and those above it up to the repository root; Codex reads the latter). A project's files are as trustworthy as
 // whoever wrote them (a cloned repository, the agent itself), so such a server starts only once the
 // user trusted that exact definition: a changed command, URL or environment asks again. Trust is
 // kept in $THREADLINE_HOME/trusted-mcp-servers.json, which the agent's commands cannot see.
@@ -18,7 +18,8 @@ export interface ProjectServer {
   fingerprint: string;
 }
 
-const PROJECT_CONFIG = join('.codex', 'config.toml');
+/** Threadline's own first (externalAgentConfig/import writes a repository's servers there), then Codex's. */
+const PROJECT_CONFIGS = [join('.threadline', 'config.toml'), join('.codex', 'config.toml')];
 
 /** The folders whose project config counts: the cwd up to its repository root, else the cwd alone. */
 async function projectFolders(cwd: string): Promise<string[]> {
@@ -32,8 +33,10 @@ async function projectFolders(cwd: string): Promise<string[]> {
 
 export async function projectServers(cwd: string, log: Logger): Promise<ProjectServer[]> {
   const found: ProjectServer[] = [];
-  for (const folder of await projectFolders(cwd)) {
-    const file = join(folder, PROJECT_CONFIG);
+  const files = (await projectFolders(cwd)).flatMap((folder) =>
+    PROJECT_CONFIGS.map((f) => [folder, join(folder, f)]),
+  );
+  for (const [folder, file] of files as [string, string][]) {
     let text: string;
     try {
       text = await fs.readFile(file, 'utf8');

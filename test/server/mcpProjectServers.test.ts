@@ -136,6 +136,29 @@ describe('MCP servers defined by a project', function () {
     assert.ok(!never.s.stderr.includes('fixture proj-v1 starting'));
   });
 
+  it('reads .threadline/config.toml too (where an import of .mcp.json puts them), before .codex', async () => {
+    const { s, threadId } = await start();
+    mkdirSync(join(project, '.threadline'));
+    writeFileSync(
+      join(project, '.threadline', 'config.toml'),
+      table('proj', 'threadline-proj') + table('other', 'other-proj'),
+    );
+    model.script({ output: [{ text: 'ok' }] });
+    const turn = await startTurn(s, threadId, 'go');
+    const first = await trustQuestion(s, turn.id);
+    assert.match(JSON.stringify(first.params), /\.threadline\/config\.toml.*threadline-proj/);
+    answer(s, first, TRUST_ANSWER);
+    const second = await s.next(
+      (m: Incoming) => m.method === 'item/tool/requestUserInput' && m.id !== undefined && m.id !== first.id,
+    );
+    assert.match(JSON.stringify(second.params), /other-proj/);
+    answer(s, second, DISTRUST_ANSWER);
+    await turnCompleted(s, turn.id, 30_000);
+    assert.equal(questionsAsked(s), 2, '.codex/config.toml\'s "proj" is shadowed by the nearer file');
+    assert.ok(offered(0).includes('mcp__proj__echo'));
+    assert.ok(!offered(0).includes('mcp__other__echo'));
+  });
+
   it("the user's own server of the same name wins, unasked", async () => {
     const { s, threadId } = await start({ userServers: table('proj', 'user-proj') });
     model.script({ output: [{ text: 'ok' }] });
