@@ -27,6 +27,7 @@ import { SkillCatalog } from './skills/skillCatalog';
 import { LoadedThreads } from './threads/loadedThreads';
 import { McpAuth } from './mcp/oauth';
 import { McpRegistry } from './mcp/registry';
+import { McpTrust } from './mcp/projectServers';
 import { ThreadStore } from './threads/threadStore';
 
 export interface ModelAccess {
@@ -78,6 +79,7 @@ export class Services {
     this.mcp = new McpRegistry(
       async (fresh) => (fresh ? await loadConfig(home, log) : await this.loadedConfig()).mcpServers,
       new McpAuth(this.auth, log),
+      new McpTrust(home),
       log,
     );
     this.plugins = new PluginStore(home);

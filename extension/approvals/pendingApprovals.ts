@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { RequestId, ServerRequestParamsOf } from '../../server/protocol/serverRequests';
 import type { ServerRequestResultOf, ThreadlineServer } from '../server/threadlineServer';
+import { DISTRUST_ANSWER, PROJECT_SERVER_TRUST_QUESTION } from '../../server/protocol/mcpTrust';
 import { PromptLedger, type LedgerChange, type PromptOutcome } from './promptLedger';
 
 export type { PromptOutcome } from './promptLedger';
@@ -127,6 +128,10 @@ export class PendingApprovals implements vscode.Disposable {
     params: PromptParams<K>,
     id: RequestId,
   ): Promise<PromptResult<K>> {
+    if (kind === 'userInput' && !vscode.workspace.isTrusted) {
+      const declined = declineProjectServer(params as PromptParams<'userInput'>);
+      if (declined) return declined as PromptResult<K>;
+    }
     const { threadId, turnId, itemId } = params;
     const prompt = { key: String(id), kind, threadId, turnId, itemId, params, receivedAt: Date.now() };
     const outcome: PromptOutcome = await this.ledger.add(prompt as PendingPrompt);
@@ -134,4 +139,13 @@ export class PendingApprovals implements vscode.Disposable {
     // Nobody waits for this answer any more; an error says so if the server still listens.
     throw new Error('cancelled' in outcome ? `not answered: ${outcome.cancelled}` : 'answered elsewhere');
   }
+}
+
+/**
+ * In Restricted Mode a project's own MCP servers never start: the question whether to trust one is
+ * answered "Not now" without being shown (a folder the user has not trusted cannot ask for more).
+ */
+function declineProjectServer(params: PromptParams<'userInput'>): PromptResult<'userInput'> | null {
+  if (!params.questions.some((q) => q.id === PROJECT_SERVER_TRUST_QUESTION)) return null;
+  return { answers: { [PROJECT_SERVER_TRUST_QUESTION]: { answers: [DISTRUST_ANSWER] } } };
 }

@@ -1,4 +1,5 @@
-// The MCP servers of config.toml, one connection each, shared by every thread. Servers start on
+// The MCP servers of config.toml (and, once trusted, of projects' own config files), one connection
+// each, shared by every thread. Servers start on
 // first use (a turn, or the status list), all at once, each bounded by its own startup timeout.
 // config/mcpServer/reload reads the config again: changed, removed or failed servers are closed and
 // start again on next use, so loaded threads see the new tools on their next turn.
@@ -7,14 +8,20 @@ import type { Logger } from '../log';
 import type { McpAuthStatus } from '../protocol/mcp';
 import { McpConnection } from './connection';
 import type { McpAuth } from './oauth';
+import { projectServers, type McpTrust, type ProjectServer } from './projectServers';
 
 export class McpRegistry {
   private connections: Map<string, McpConnection> | null = null;
   private loading: Promise<Map<string, McpConnection>> | null = null;
+  /** Servers of projects' own config files, by fingerprint (the exact definition the user trusted). */
+  private readonly project = new Map<string, McpConnection>();
+  /** Project servers the user declined to trust; asked again after a reload or a restart. */
+  private readonly declined = new Set<string>();
 
   constructor(
     private readonly readConfig: (fresh: boolean) => Promise<McpServerConfig[]>,
     readonly auth: McpAuth,
+    private readonly trust: McpTrust,
     private readonly log: Logger,
   ) {}
 
@@ -32,6 +39,43 @@ export class McpRegistry {
     const all = await this.list();
     await Promise.all(all.map((connection) => connection.ensureStarted()));
     return all;
+  }
+
+  /**
+   * The started servers a project defines for `cwd` (see projectServers.ts). One the user has not
+   * trusted yet is put to `approve` once; without a yes it never starts. A user-config server of the
+   * same name wins.
+   */
+  async forProject(
+    cwd: string,
+    approve: ((server: ProjectServer) => Promise<boolean>) | null,
+  ): Promise<McpConnection[]> {
+    const taken = new Set((await this.list()).map((c) => c.config.name));
+    const chosen: McpConnection[] = [];
+    for (const server of await projectServers(cwd, this.log)) {
+      const { name } = server.config;
+      if (taken.has(name)) {
+        this.log.info(`mcp ${name}: ${server.file} defines it too; the one in config.toml is used`);
+        continue;
+      }
+      if (!server.config.enabled) continue;
+      let trusted = await this.trust.trusted(server.fingerprint);
+      if (!trusted && approve && !this.declined.has(server.fingerprint)) {
+        trusted = await approve(server);
+        if (trusted) await this.trust.trust(server.fingerprint);
+        else this.declined.add(server.fingerprint);
+        this.log.info(`mcp ${name} of ${server.file}: ${trusted ? 'trusted' : 'not trusted'} by the user`);
+      }
+      if (!trusted) continue;
+      let connection = this.project.get(server.fingerprint);
+      if (!connection) {
+        connection = new McpConnection(server.config, this.log, this.auth);
+        this.project.set(server.fingerprint, connection);
+      }
+      chosen.push(connection);
+    }
+    await Promise.all(chosen.map((connection) => connection.ensureStarted()));
+    return chosen;
   }
 
   async authStatus(connection: McpConnection): Promise<McpAuthStatus> {
@@ -74,7 +118,9 @@ export class McpRegistry {
     const connections = this.connections;
     this.connections = null;
     this.loading = null;
-    await Promise.all([...(connections?.values() ?? [])].map((c) => c.close()));
+    const all = [...(connections?.values() ?? []), ...this.project.values()];
+    this.project.clear();
+    await Promise.all(all.map((c) => c.close()));
   }
 
   private load(): Promise<Map<string, McpConnection>> {

@@ -13,7 +13,7 @@ import { applyPatchTool } from '../tools/applyPatchTool';
 import { updatePlanTool } from '../tools/updatePlan';
 import { viewImageTool } from '../tools/viewImage';
 import { dynamicTools } from '../tools/dynamicTools';
-import { mcpTools } from '../tools/mcpTools';
+import { mcpToolsForTurn } from './turnMcpServers';
 import { requestUserInputTool } from '../tools/userInputTool';
 import { execCommandTool } from '../tools/execCommand';
 import { writeStdinTool } from '../tools/writeStdin';
@@ -66,6 +66,7 @@ export async function prepareTurn(
     .filter(Boolean)
     .join('\n\n');
   const review = input.reviewInstructions !== undefined;
+  const approvals = services.approvals.gateFor(active, thread.grants);
   return {
     client: access.client,
     request: {
@@ -82,7 +83,7 @@ export async function prepareTurn(
       ? []
       : [
           ...toolsFor(config, settings, thread.commands, await services.commandEnvironment(), skills),
-          ...mcpTools(await startedMcpServers(services, active)),
+          ...(await mcpToolsForTurn(services, active, settings, approvals)),
         ],
     cwd: settings.cwd,
     permissions: {
@@ -90,7 +91,7 @@ export async function prepareTurn(
       retryUnsandboxedOnFailure: settings.approvalOnFailure,
       sandboxPolicy: effectiveSandboxPolicy(settings),
     },
-    approvals: services.approvals.gateFor(active, thread.grants),
+    approvals,
     checkpoint: services.turnCheckpoint(threadId, active.turnId),
     limits: config.compactionLimits(settings.model),
     usage: thread.usage,
@@ -101,24 +102,6 @@ export async function prepareTurn(
       active.emit.threadEvent('account/rateLimits/updated', { rateLimits: snapshot });
     },
   };
-}
-
-/**
- * Each server is up or failed within its startup timeout; a failed one offers no tools, and the
- * thread hears why (mcpServer/startupStatus/updated) on every turn until it works again.
- */
-async function startedMcpServers(services: Services, active: ActiveTurn) {
-  const connections = await services.mcp.started();
-  for (const { config, status, error } of connections) {
-    if (status !== 'failed' && status !== 'authenticationRequired') continue;
-    active.emit.threadEvent('mcpServer/startupStatus/updated', {
-      name: config.name,
-      status: 'failed',
-      error,
-      threadId: active.threadId,
-    });
-  }
-  return connections;
 }
 
 function toolsFor(

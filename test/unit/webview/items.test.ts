@@ -187,6 +187,15 @@ describe('webview items (jsdom)', () => {
         error: { message: 'nope' },
       },
       {
+        type: 'mcpToolCall',
+        id: 'm2',
+        server: 'db',
+        tool: 'drop_table',
+        status: 'completed',
+        arguments: { table: 'users' },
+        result: { content: [{ type: 'text', text: 'dropped users' }] },
+      },
+      {
         type: 'dynamicToolCall',
         id: 'd1',
         tool: 'custom',
@@ -208,6 +217,12 @@ describe('webview items (jsdom)', () => {
     assert.match(text('plan'), /read/);
     assert.match(text('mcpToolCall'), /docs · lookup/);
     assert.match(text('mcpToolCall'), /nope/);
+    // A text-only MCP result reads as its text, not as the JSON around it.
+    const dropped = page.all('[data-item-type="mcpToolCall"]')[1]!;
+    assert.deepEqual(
+      [...dropped.querySelectorAll('pre')].map((pre) => pre.textContent),
+      ['{\n  "table": "users"\n}', 'dropped users'],
+    );
     assert.match(text('dynamicToolCall'), /custom/);
     assert.match(text('webSearch'), /vscode api/);
     assert.match(text('imageView'), /shot\.png/);

@@ -25,12 +25,26 @@ export function ToolCall({ item, itemKey }: { item: AnyItem; itemKey: string }) 
       {result !== undefined && result !== null && (
         <details>
           <summary>Result</summary>
-          <pre className="tl-json">{json(result)}</pre>
+          <ResultView result={result} />
         </details>
       )}
     </div>
   );
 }
+
+/** An MCP result that is only text reads as that text; anything else (images, structure) as JSON. */
+function ResultView({ result }: { result: unknown }) {
+  const content = (result as { content?: unknown }).content;
+  const texts = Array.isArray(content) && content.length > 0 && content.every(isTextPart) ? content : null;
+  if (!texts) return <pre className="tl-json">{json(result)}</pre>;
+  return <pre className="tl-json">{texts.map((part) => part.text).join('\n')}</pre>;
+}
+
+const isTextPart = (part: unknown): part is { type: 'text'; text: string } =>
+  typeof part === 'object' &&
+  part !== null &&
+  (part as { type?: unknown }).type === 'text' &&
+  typeof (part as { text?: unknown }).text === 'string';
 
 export function WebSearch({ item }: { item: AnyItem }) {
   const results = list(item, 'results');

@@ -1,0 +1,47 @@
+// The one-time question before a project's own MCP server starts: it names the file and exactly
+// what would run (or be reached), and only an explicit "Trust and start" counts as yes.
+import type { ApprovalGate } from '../agent/approvalGate';
+import { describeTransport } from '../config/mcpServers';
+import { DISTRUST_ANSWER, PROJECT_SERVER_TRUST_QUESTION, TRUST_ANSWER } from '../protocol/mcpTrust';
+import type { ProjectServer } from './projectServers';
+
+export async function askToTrust(
+  gate: ApprovalGate,
+  turn: { threadId: string; turnId: string },
+  server: ProjectServer,
+): Promise<boolean> {
+  const { name, transport } = server.config;
+  const what =
+    transport.type === 'stdio'
+      ? `runs \`${describeTransport(transport)}\` in ${transport.cwd}, outside the sandbox`
+      : `connects to ${transport.url}`;
+  const answer = await gate.ask(
+    'item/tool/requestUserInput',
+    {
+      ...turn,
+      itemId: `mcp-trust-${server.fingerprint.slice(0, 16)}`,
+      questions: [
+        {
+          id: PROJECT_SERVER_TRUST_QUESTION,
+          header: 'MCP server',
+          question: `${server.file} defines the MCP server "${name}", which ${what}. Start it and offer its tools to the agent? Trust it only if you know what it does.`,
+          isOther: false,
+          isSecret: false,
+          options: [
+            { label: TRUST_ANSWER, description: 'Remember this exact definition; a change asks again.' },
+            { label: DISTRUST_ANSWER, description: 'Do not start it; asked again after a reload.' },
+          ],
+        },
+      ],
+      isBlocking: true,
+    },
+    'waitingOnApproval',
+  );
+  if (!answer.answered) return false;
+  const answers = (answer.result as { answers?: Record<string, { answers?: unknown }> } | null)?.answers;
+  const chosen =
+    answers && Object.hasOwn(answers, PROJECT_SERVER_TRUST_QUESTION)
+      ? answers[PROJECT_SERVER_TRUST_QUESTION]?.answers
+      : null;
+  return Array.isArray(chosen) && chosen[0] === TRUST_ANSWER;
+}
