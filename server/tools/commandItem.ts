@@ -8,13 +8,10 @@ import type {
   CommandExecutionStatus,
 } from '../protocol/commandExecution';
 
-export interface CommandEnd {
-  status: Exclude<CommandExecutionStatus, 'inProgress'>;
-  exitCode?: number | null;
-  durationMs?: number | null;
-  aggregatedOutput?: string | null;
-  processId?: string | null;
-}
+/** How a command ended: the item's own end fields, so a renamed field is renamed here too. */
+export type CommandEnd = Partial<
+  Pick<CommandExecutionItem, 'exitCode' | 'durationMs' | 'aggregatedOutput' | 'processId'>
+> & { status: Exclude<CommandExecutionStatus, 'inProgress'> };
 
 export class CommandItem {
   readonly item: CommandExecutionItem;
