@@ -6,7 +6,7 @@ import type { ThreadlineServer } from '../server/threadlineServer';
 import type { turnOverrides } from '../settings/overrides';
 import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
-import { threadLabel } from '../threads/threadLabels';
+import { threadTitle } from '../../shared/threadTitle';
 import { listedSources } from '../threads/threadTreeModel';
 import { workspaceFolders } from '../threads/threadsView';
 
@@ -23,7 +23,7 @@ export async function startInfo(server: ThreadlineServer): Promise<StartInfo> {
     ...(cwd ? { cwd } : {}),
   });
   return {
-    recent: data.map((t) => ({ id: t.id, label: threadLabel(t), updatedAt: t.updatedAt })),
+    recent: data.map((t) => ({ id: t.id, label: threadTitle(t), updatedAt: t.updatedAt })),
     defaults: {
       model: settings.model,
       effort: settings.reasoningEffort || null,

@@ -2,12 +2,14 @@
 // older ones paged in on request), then every notification for the thread as a numbered delta. No
 // `vscode` import, so it is tested against the real server in plain Node.
 import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
+import type { ServerNotification } from '../../server/protocol/notificationRoutes';
 import type { Turn } from '../../server/protocol/thread';
+import type { IDisposable } from '../../shared/lifecycle';
 import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../webview/messages';
 
 export interface FeedServer {
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
-  onAnyNotification(listener: (method: string, params: unknown) => void): { dispose(): void };
+  onAnyNotification(listener: (notification: ServerNotification) => void): IDisposable;
 }
 
 /** Turns in the first snapshot and in each older page: enough to fill a view, cheap for huge threads. */
@@ -18,7 +20,7 @@ export class ThreadFeed {
   /** Notifications that arrive while a snapshot is being read are in it (the server answers in order). */
   private loading = false;
   private olderCursor: string | null = null;
-  private readonly subscription: { dispose(): void };
+  private readonly subscription: IDisposable;
   private disposed = false;
   /** The thread's working directory, once the first snapshot is read. */
   cwd: string | undefined;
@@ -30,7 +32,7 @@ export class ThreadFeed {
     private readonly post: (message: HostMessage) => void,
     private readonly context: ViewContext,
   ) {
-    this.subscription = server.onAnyNotification((method, params) => this.forward(method, params));
+    this.subscription = server.onAnyNotification((notification) => this.forward(notification));
   }
 
   /**
@@ -111,11 +113,11 @@ export class ThreadFeed {
     }
   }
 
-  private forward(method: string, params: unknown): void {
+  private forward(notification: ServerNotification): void {
     if (this.disposed || this.loading) return;
-    if ((params as { threadId?: unknown } | null)?.threadId !== this.threadId) return;
+    if (!('threadId' in notification.params) || notification.params.threadId !== this.threadId) return;
     this.seq += 1;
-    this.post({ type: 'delta', threadId: this.threadId, seq: this.seq, notification: { method, params } });
+    this.post({ type: 'delta', threadId: this.threadId, seq: this.seq, notification });
   }
 }
 

@@ -58,8 +58,8 @@ export class ThreadsView implements vscode.Disposable {
     this.disposables.push(
       provider,
       view,
-      server.onAnyNotification((method, params) => {
-        if (this.model.apply(method, params)) this.updateBadge();
+      server.onAnyNotification((notification) => {
+        if (this.model.apply(notification)) this.updateBadge();
       }),
       server.onRestarted(() => this.model.reset()),
       approvals.onDidChange(({ added, settled }) => {
@@ -90,7 +90,7 @@ export class ThreadsView implements vscode.Disposable {
         return picked?.threadId;
       }),
     );
-    this.model.onDidChange(() => this.updateMessage());
+    this.disposables.push(this.model.onDidChange(() => this.updateMessage()));
     this.updateMessage();
   }
 

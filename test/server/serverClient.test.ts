@@ -120,7 +120,7 @@ describe('the extension client against the real server', () => {
     await until(() => serverLines.length > 0);
     assert.deepEqual(asked, [{ threadId: 't', turnId: 'u', itemId: 'i' }, 'ask-1']);
     assert.deepEqual(JSON.parse(serverLines[0]!.replace(/^answer /, '')), { decision: 'decline' });
-    stop();
+    stop.dispose();
     await c.dispose();
   });
 
