@@ -8,7 +8,7 @@ import type {
   RequestParams,
   RequestResult,
   WebviewMessage,
-} from './messages';
+} from '../shared/webviewMessages';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;

@@ -13,7 +13,7 @@ import type {
   TurnOverrides,
   ViewContext,
   WebviewMessage,
-} from '../../webview/messages';
+} from '../../shared/webviewMessages';
 import { runSetup, setupStatus } from '../account/setupStatus';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { turnOverrides, withinTrust } from '../settings/overrides';

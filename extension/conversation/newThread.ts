@@ -1,7 +1,7 @@
 // The view with no thread open: what it shows (this workspace's recent threads, the pickers' starting
 // values) and how its first send becomes a thread of this workspace with its first turn.
 import type { UserInput } from '../../server/protocol/userInput';
-import type { StartInfo } from '../../webview/messages';
+import type { StartInfo } from '../../shared/webviewMessages';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import type { turnOverrides } from '../settings/overrides';
 import { threadOverrides } from '../settings/overrides';

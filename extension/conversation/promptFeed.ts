@@ -4,7 +4,7 @@
 // only (a late second answer is dropped without a word: the view already shows how the prompt ended).
 import type * as vscode from 'vscode';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
-import type { HostMessage, PromptResult } from '../../webview/messages';
+import type { HostMessage, PromptResult } from '../../shared/webviewMessages';
 
 export type PromptRegistry = Pick<
   PendingApprovals,

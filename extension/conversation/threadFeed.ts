@@ -5,7 +5,7 @@ import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/met
 import type { ServerNotification } from '../../server/protocol/notificationRoutes';
 import type { Turn } from '../../server/protocol/thread';
 import type { IDisposable } from '../../shared/lifecycle';
-import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../webview/messages';
+import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../shared/webviewMessages';
 
 export interface FeedServer {
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { ServerClient } from '../../extension/client/serverClient';
 import { ThreadFeed, turnsPerPage, type FeedServer } from '../../extension/conversation/threadFeed';
-import type { HostMessage } from '../../webview/messages';
+import type { HostMessage } from '../../shared/webviewMessages';
 import { ConversationStore } from '../../webview/store/store';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../helpers/agent';

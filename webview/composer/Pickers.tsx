@@ -5,7 +5,7 @@
 import VscodeOption from '@vscode-elements/react-elements/dist/components/VscodeOption.js';
 import VscodeSingleSelect from '@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js';
 import type { Model } from '../../server/protocol/modelMethods';
-import type { PickerDefaults, TurnOverrides } from '../messages';
+import type { PickerDefaults, TurnOverrides } from '../../shared/webviewMessages';
 
 const approvals = [
   ['untrusted', 'Ask for untrusted commands'],

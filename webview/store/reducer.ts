@@ -5,7 +5,7 @@
 import type { ThreadItem } from '../../server/protocol/items';
 import type { NotificationParamsOf } from '../../server/protocol/methods';
 import type { Turn } from '../../server/protocol/thread';
-import type { ProtocolNotification, ThreadSnapshot } from '../messages';
+import type { ProtocolNotification, ThreadSnapshot } from '../../shared/webviewMessages';
 import {
   emptyState,
   endsInError,

@@ -3,7 +3,7 @@
 // virtualized view renders; it changes only when a turn or an item is added, never on a text delta.
 import type { ThreadItem } from '../../server/protocol/items';
 import type { Thread, TurnError, TurnStatus } from '../../server/protocol/thread';
-import type { ThreadSettings } from '../messages';
+import type { ThreadSettings } from '../../shared/webviewMessages';
 
 /** A known item, or one of a type this build does not know yet (rendered by the generic card). */
 export type AnyItem = ThreadItem | { type: string; id: string; [field: string]: unknown };

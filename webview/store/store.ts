@@ -1,7 +1,7 @@
 // The webview's store: takes host messages, checks their sequence numbers, applies deltas through the
 // pure reducer at most once per frame, and tells subscribers what changed — item subscribers only
 // when their own item changed, view subscribers only when something other than item content did.
-import type { HostMessage, ProtocolNotification, StartInfo } from '../messages';
+import type { HostMessage, ProtocolNotification, StartInfo } from '../../shared/webviewMessages';
 import { noPrompts, reducePrompts, type PromptAction, type PromptState } from './prompts';
 import { fromSnapshot, prependTurns, reduceAll } from './reducer';
 import { emptyState, type ConversationState } from './state';

@@ -10,7 +10,7 @@ import {
 } from '../../../extension/approvals/promptLedger';
 import type { PendingPrompt } from '../../../extension/approvals/pendingApprovals';
 import { PromptFeed, type PromptRegistry } from '../../../extension/conversation/promptFeed';
-import type { HostMessage } from '../../../webview/messages';
+import type { HostMessage } from '../../../shared/webviewMessages';
 
 const command = (key: string, threadId: string): PendingPrompt => ({
   key,
