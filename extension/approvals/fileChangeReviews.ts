@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { readTextOrEmpty } from '../files/readText';
 import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import type { ThreadlineServer } from '../server/threadlineServer';
-import type { PendingApprovals, PendingPrompt, PromptResult } from './pendingApprovals';
+import type { PromptResult, PromptResultOf } from '../../shared/webviewMessages';
+import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
 import { ProposedDocuments } from './proposedDocuments';
 import { proposedFiles, type ProposedFile } from './proposedFiles';
 
@@ -120,15 +121,15 @@ export class FileChangeReviews implements vscode.Disposable {
   private async answer(answer: Answer, target: vscode.Uri | string | undefined): Promise<boolean> {
     const key = typeof target === 'string' ? target : this.keyOf(target ?? activeDiffUri());
     if (key === undefined) return false;
-    return this.approvals.answer<'fileChange'>(key, { decision: answer });
+    return this.approvals.answer(key, { decision: answer } satisfies PromptResultOf<'fileChange'>);
   }
 
   /**
    * An accept of a request whose proposal the user edited carries the edited files' final content (and
    * the session grant when it was Accept for Session).
    */
-  private withEdits(prompt: PendingPrompt, result: unknown): unknown {
-    const decision = (result as { decision?: unknown }).decision;
+  private withEdits(prompt: PendingPrompt, result: PromptResult): PromptResult {
+    const decision = 'decision' in result ? result.decision : undefined;
     const files = this.reviews.get(prompt.key);
     if (prompt.kind !== 'fileChange' || !files || (decision !== 'accept' && decision !== 'acceptForSession'))
       return result;
@@ -140,7 +141,7 @@ export class FileChangeReviews implements vscode.Disposable {
     const forSession = decision === 'acceptForSession' ? { forSession: true } : {};
     return {
       decision: { acceptWithEdits: { files: edited, ...forSession } },
-    } satisfies PromptResult<'fileChange'>;
+    } satisfies PromptResultOf<'fileChange'>;
   }
 
   private forgetItems(threadId?: string): void {

@@ -3,7 +3,8 @@
 // bar item while any prompt waits, which brings the oldest one up.
 import * as vscode from 'vscode';
 import type { FileChangeReviews } from './fileChangeReviews';
-import type { PendingApprovals, PendingPrompt, PromptResult } from './pendingApprovals';
+import type { PromptResultOf } from '../../shared/webviewMessages';
+import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
 
 type Action<R> = { label: string; run: () => R };
 const keptNotified = 50;
@@ -84,7 +85,7 @@ export class PromptAlerts implements vscode.Disposable {
     const { key, threadId } = prompt;
     const decide = (label: string, decision: 'accept' | 'acceptForSession' | 'decline' | 'cancel') => ({
       label,
-      run: () => this.approvals.answer(key, { decision } satisfies PromptResult<'fileChange'>),
+      run: () => this.approvals.answer(key, { decision } satisfies PromptResultOf<'fileChange'>),
     });
     const openThread = () => vscode.commands.executeCommand('threadline.openThread', threadId);
     switch (prompt.kind) {

@@ -1,6 +1,7 @@
 // What one conversation view sees of one thread: a snapshot (the thread's settings and its newest turns,
 // older ones paged in on request), then every notification for the thread as a numbered delta. No
 // `vscode` import, so it is tested against the real server in plain Node.
+import { sandboxModeOf } from '../../server/protocol/enums';
 import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
 import type { ServerNotification } from '../../server/protocol/notificationRoutes';
 import type { Turn } from '../../server/protocol/thread';
@@ -121,12 +122,6 @@ export class ThreadFeed {
   }
 }
 
-const sandboxModes: Record<string, string> = {
-  readOnly: 'read-only',
-  workspaceWrite: 'workspace-write',
-  dangerFullAccess: 'danger-full-access',
-};
-
 /** The thread's effective settings in the spellings the composer's pickers use. */
 export function settingsOf(session: ResultOf<'thread/resume'>): ThreadSettings {
   return {
@@ -134,6 +129,6 @@ export function settingsOf(session: ResultOf<'thread/resume'>): ThreadSettings {
     modelProvider: session.modelProvider,
     reasoningEffort: session.reasoningEffort,
     approvalPolicy: typeof session.approvalPolicy === 'string' ? session.approvalPolicy : 'on-request',
-    sandbox: sandboxModes[session.sandbox.type] ?? session.sandbox.type,
+    sandbox: sandboxModeOf(session.sandbox) ?? '',
   };
 }

@@ -6,11 +6,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ThreadItem } from './items';
+import { threadItemTypes } from './itemTypes';
 import type { NotificationMethod } from './methods';
 import type { ServerNotification } from './notificationRoutes';
 import { serverNotifications } from './notifications';
 
-const knownItemTypes = Type.Union(ThreadItem.anyOf.map((item) => Type.Literal(item.properties.type.const)));
+const knownItemTypes = Type.Union([...threadItemTypes].map((type) => Type.Literal(type)));
 const UnknownItem = Type.Object({
   type: Type.Intersect([Type.String(), Type.Not(knownItemTypes)]),
   id: Type.String(),
