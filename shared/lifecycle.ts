@@ -49,6 +49,10 @@ export abstract class Disposable implements IDisposable {
     return disposable;
   }
 
+  protected _registerAll(...disposables: IDisposable[]): void {
+    for (const disposable of disposables) this._register(disposable);
+  }
+
   dispose(): void {
     if (this.disposedFlag) return;
     this.disposedFlag = true;

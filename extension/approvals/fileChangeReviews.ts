@@ -3,6 +3,7 @@
 // Session, Decline and Cancel Turn in the editor title. The tabs belong to their request: when it
 // settles, however that happens, they close and their contents are dropped.
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/lifecycle';
 import { readTextOrEmpty } from '../files/readText';
 import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import type { ThreadlineServer } from '../server/threadlineServer';
@@ -29,18 +30,18 @@ const commands: Record<string, Answer> = {
   cancelTurn: 'cancel',
 };
 
-export class FileChangeReviews implements vscode.Disposable {
+export class FileChangeReviews extends Disposable {
   /** The changes of fileChange items in progress, by thread and item: a request names only the item. */
   private readonly changes = new Map<string, FileUpdateChange[]>();
   private readonly reviews = new Map<string, ReviewFile[]>();
   private readonly documents = new ProposedDocuments();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly server: ThreadlineServer,
     private readonly approvals: PendingApprovals,
   ) {
-    this.disposables.push(
+    super();
+    this._registerAll(
       this.documents,
       server.onNotification('item/started', ({ threadId, item }) => {
         if (item.type === 'fileChange') this.changes.set(itemKey(threadId, item.id), item.changes);
@@ -83,10 +84,6 @@ export class FileChangeReviews implements vscode.Disposable {
         preview: false,
       });
     }
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 
   private async prepare(prompt: PendingPrompt, changes: FileUpdateChange[] | undefined): Promise<void> {

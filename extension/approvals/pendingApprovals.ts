@@ -50,7 +50,7 @@ export class PendingApprovals extends Disposable {
     this.handle(server, 'commandExecution');
     this.handle(server, 'fileChange');
     this.handle(server, 'userInput');
-    [
+    this._registerAll(
       server.onNotification('serverRequest/resolved', ({ requestId }) =>
         this.ledger.settle(String(requestId), { resolvedElsewhere: true }),
       ),
@@ -62,7 +62,7 @@ export class PendingApprovals extends Disposable {
         if (state !== 'ready')
           this.ledger.settleAll(`the server ${state === 'failed' ? 'failed' : 'restarted'}`);
       }),
-    ].forEach((d) => this._register(d));
+    );
   }
 
   /** Waiting prompts, oldest first; of one thread when given. */

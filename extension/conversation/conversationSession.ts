@@ -62,7 +62,7 @@ export class ConversationSession extends Disposable {
     this.handlers = this.requestHandlers();
     this.prompts = this._register(new PromptFeed(services.approvals, (m) => this.post(m)));
     this.turnChanges = new TurnChanges(services.server, services.diffs);
-    [
+    this._registerAll(
       webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(message)),
       // After a restart the server resumes the shown thread (keepSubscribed); the view reads it again,
       // where a turn that was running when the server died now shows as interrupted.
@@ -75,7 +75,7 @@ export class ConversationSession extends Disposable {
         if (resumed.thread.id === this.feed?.threadId)
           void this.feed.snapshot(resumed).catch((e: Error) => this.showError(e));
       }),
-    ].forEach((d) => this._register(d));
+    );
   }
 
   get shownThreadId(): string | undefined {
