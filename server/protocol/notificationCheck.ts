@@ -2,9 +2,10 @@
 // extension (its server client) and the webview (its reducer): past it, readers route by method on
 // typed params instead of guarding each field. Items of a type this build does not know pass (the
 // protocol grows and the view shows them on a generic card); an item of a known type must match it.
-// Value.Check compiles nothing, so it also runs under the webview's content security policy.
+// Check compiles nothing, so it also runs under the webview's content security policy.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { Errors } from '@sinclair/typebox/errors';
+import { Check } from '@sinclair/typebox/value';
 import { ThreadItem } from './items';
 import { threadItemTypes } from './itemTypes';
 import type { NotificationMethod } from './methods';
@@ -46,7 +47,7 @@ export function checkNotification(method: string, params: unknown): ServerNotifi
   if (!isNotificationMethod(method)) return undefined;
   let schema = checks.get(method);
   if (!schema) checks.set(method, (schema = admittingUnknownItems(serverNotifications[method])));
-  if (!Value.Check(schema, params)) return undefined;
+  if (!Check(schema, params)) return undefined;
   // Checked against this method's own schema just above: the pair is one member of the union.
   return { method, params } as ServerNotification;
 }
@@ -55,6 +56,6 @@ export function checkNotification(method: string, params: unknown): ServerNotifi
 export function notificationProblem(method: string, params: unknown): string {
   if (!isNotificationMethod(method)) return `unknown notification ${method}`;
   const schema = checks.get(method) ?? admittingUnknownItems(serverNotifications[method]);
-  const first = Value.Errors(schema, params).First();
+  const first = Errors(schema, params).First();
   return first ? `${method}: ${first.path || 'params'} ${first.message}` : `${method}: does not match`;
 }
