@@ -1,5 +1,6 @@
 // The view with no thread open: what it shows (this workspace's recent threads, the pickers' starting
 // values) and how its first send becomes a thread of this workspace with its first turn.
+import { approvalPolicies, sandboxModes } from '../../server/protocol/enums';
 import type { UserInput } from '../../server/protocol/userInput';
 import type { StartInfo } from '../../shared/webviewMessages';
 import type { ThreadlineServer } from '../server/threadlineServer';
@@ -44,18 +45,18 @@ async function serverPolicy(server: ThreadlineServer, cwd: string | undefined) {
   const approval = read?.config.approval_policy;
   const forbidden: Record<string, string> = {};
   const allowedApprovals = requirements?.allowedApprovalPolicies;
-  for (const id of ['untrusted', 'on-request', 'never'] as const) {
+  for (const id of approvalPolicies) {
     if (allowedApprovals && !allowedApprovals.includes(id))
       forbidden[id] = `Not allowed by requirements.toml (allowed: ${allowedApprovals.join(', ')})`;
   }
   const allowedSandboxes = requirements?.allowedSandboxModes;
-  for (const id of ['read-only', 'workspace-write', 'danger-full-access'] as const) {
+  for (const id of sandboxModes) {
     if (allowedSandboxes && !allowedSandboxes.includes(id))
       forbidden[id] = `Not allowed by requirements.toml (allowed: ${allowedSandboxes.join(', ')})`;
   }
   return {
-    approvalPolicy: typeof approval === 'string' ? approval : '',
-    sandbox: read?.config.sandbox_mode ?? '',
+    approvalPolicy: approvalPolicies.find((policy) => policy === approval) ?? ('' as const),
+    sandbox: sandboxModes.find((mode) => mode === read?.config.sandbox_mode) ?? ('' as const),
     forbidden,
   };
 }

@@ -49,7 +49,7 @@ export function searchThreads(server: ThreadlineServer): Promise<PickedThread | 
         pick.items = data.map((thread) => ({
           threadId: thread.id,
           turnId: thread.searchMatch?.turnId ?? undefined,
-          label: threadLabel(thread),
+          label: threadTitle(thread),
           description: thread.searchMatch?.snippet,
           detail: `${relativeTime(thread.updatedAt, now)} · ${thread.cwd}`,
           alwaysShow: true,

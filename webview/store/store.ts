@@ -109,7 +109,7 @@ export class ConversationStore {
       case 'revealTurn':
         if (message.threadId !== this.threadId) return;
         this.revealTurnId = message.turnId;
-        for (const listener of [...this.viewListeners]) listener();
+        this.viewChanged.fire();
         return;
       case 'olderTurns':
         if (message.threadId !== this.threadId) return;

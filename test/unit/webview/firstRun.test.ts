@@ -103,7 +103,11 @@ describe('webview first run (jsdom)', () => {
   it("offers the server's effective policy, greying out what requirements.toml forbids", async () => {
     const page = await openEmpty();
     const reason = 'Not allowed by requirements.toml (allowed: untrusted, on-request)';
-    const defaults = { ...start.defaults, approvalPolicy: 'on-request', sandbox: 'read-only' };
+    const defaults = {
+      ...start.defaults,
+      approvalPolicy: 'on-request' as const,
+      sandbox: 'read-only' as const,
+    };
     await page.receive({
       type: 'empty',
       context: { kind: 'sidebar', restricted: false },
