@@ -20,6 +20,34 @@ const webviewWall = {
   ],
 };
 
+// Shared by the extension and the webview: neither side's runtime, only protocol shapes from the server.
+const sharedWall = {
+  paths: [{ name: 'vscode', message: 'shared/ runs in the webview too.' }],
+  patterns: [
+    { group: ['react', 'react-dom', 'react/*'], message: 'shared/ holds no UI.' },
+    { group: ['**/extension/**', '**/webview/**'], message: 'shared/ imports neither side.' },
+    {
+      group: ['**/server/**', '!**/server/protocol', '!**/server/protocol/**'],
+      message: 'shared/ imports only protocol shapes from server/.',
+    },
+  ],
+};
+
+// The extension's cores that run (and are tested) in plain Node, without an editor.
+const nodeOnlyExtensionModules = [
+  'extension/client/**/*.ts',
+  'extension/threads/threadTreeModel.ts',
+  'extension/threads/recency.ts',
+  'extension/threads/threadLabels.ts',
+  'extension/conversation/threadFeed.ts',
+  'extension/conversation/promptFeed.ts',
+  'extension/approvals/promptLedger.ts',
+  'extension/settings/overrides.ts',
+];
+const nodeOnlyWall = {
+  paths: [{ name: 'vscode', message: 'This module runs in plain Node (tested without an editor).' }],
+};
+
 // Test temp folders come from tempDir() (test/helpers/tempDirs.ts): it removes them after the test and
 // puts them in the folder `npm test` checks for leftovers.
 const tempFolderMessage = 'Make temp folders with tempDir() from test/helpers/tempDirs.ts.';
@@ -53,6 +81,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', tempFolders] },
   },
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', serverWall] } },
+  { files: ['shared/**/*.ts'], rules: { 'no-restricted-imports': ['error', sharedWall] } },
+  { files: nodeOnlyExtensionModules, rules: { 'no-restricted-imports': ['error', nodeOnlyWall] } },
   {
     files: ['webview/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

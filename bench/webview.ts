@@ -13,7 +13,7 @@ import type { ThreadItem } from '../server/protocol/items';
 import type { Turn } from '../server/protocol/thread';
 import type { CDPSession } from 'playwright-core';
 import { Browser } from '../test/harness/browser';
-import type { HostMessage, ThreadSnapshot } from '../webview/messages';
+import type { HostMessage, ThreadSnapshot } from '../shared/webviewMessages';
 
 const dist = process.env.WEBVIEW_BENCH_DIST ?? join(__dirname, '..', 'dist');
 const threadId = 'thr_bench';

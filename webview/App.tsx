@@ -9,24 +9,26 @@ import { PlanPanel } from './components/PlanPanel';
 import { PromptQueue } from './prompts/PromptQueue';
 import { StartView } from './start/StartView';
 import type { ConversationState } from './store/state';
-import type { UserMessageItem } from '../server/protocol/items';
+import { isThreadItem } from '../server/protocol/itemTypes';
+import { threadTitle } from '../shared/threadTitle';
 
 /** A new thread's preview is empty until it is read again: its first prompt stands in for it. */
 function firstUserText(state: ConversationState): string | undefined {
   const first = state.items[state.turns[state.turnIds[0]]?.itemKeys[0] ?? ''];
-  if (first?.type !== 'userMessage') return undefined;
-  const text = (first as UserMessageItem).content.find((c) => c.type === 'text');
-  return text && 'text' in text ? text.text.slice(0, 80) : undefined;
+  if (!first || !isThreadItem(first) || first.type !== 'userMessage') return undefined;
+  const text = first.content.find((c) => c.type === 'text');
+  return text && 'text' in text ? text.text : undefined;
 }
 
 export function App() {
   const thread = useView((s) => s.thread);
   const firstPrompt = useView(firstUserText);
   if (!thread) return <StartView />;
+  const title = threadTitle(thread, firstPrompt);
   return (
-    <main className="tl-app" aria-label={`Conversation: ${thread.name ?? thread.preview}`}>
+    <main className="tl-app" aria-label={`Conversation: ${title}`}>
       <header className="tl-header">
-        <span className="tl-title">{thread.name ?? (thread.preview || firstPrompt || 'New thread')}</span>
+        <span className="tl-title">{title}</span>
         <ContextMeter />
       </header>
       <PlanPanel />

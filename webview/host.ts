@@ -8,7 +8,8 @@ import type {
   RequestParams,
   RequestResult,
   WebviewMessage,
-} from './messages';
+} from '../shared/webviewMessages';
+import { Emitter } from '../shared/emitter';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -19,7 +20,7 @@ export interface VsCodeApi {
 export class Host {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private readonly listeners = new Set<(message: HostMessage) => void>();
+  private readonly received = new Emitter<HostMessage>();
   private persisted: PersistedState;
 
   constructor(
@@ -42,9 +43,10 @@ export class Host {
     });
   }
 
+  /** Subscribes to every message but responses; returns the unsubscribe (React effects' cleanup shape). */
   onMessage(listener: (message: HostMessage) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const subscription = this.received.event(listener);
+    return () => subscription.dispose();
   }
 
   get state(): PersistedState {
@@ -68,7 +70,7 @@ export class Host {
       else waiter?.resolve(message.result);
       return;
     }
-    for (const listener of [...this.listeners]) listener(message);
+    this.received.fire(message);
   }
 }
 

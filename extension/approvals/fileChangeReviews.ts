@@ -3,10 +3,12 @@
 // Session, Decline and Cancel Turn in the editor title. The tabs belong to their request: when it
 // settles, however that happens, they close and their contents are dropped.
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/lifecycle';
 import { readTextOrEmpty } from '../files/readText';
 import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import type { ThreadlineServer } from '../server/threadlineServer';
-import type { PendingApprovals, PendingPrompt, PromptResult } from './pendingApprovals';
+import type { PromptResult, PromptResultOf } from '../../shared/webviewMessages';
+import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
 import { ProposedDocuments } from './proposedDocuments';
 import { proposedFiles, type ProposedFile } from './proposedFiles';
 
@@ -28,18 +30,18 @@ const commands: Record<string, Answer> = {
   cancelTurn: 'cancel',
 };
 
-export class FileChangeReviews implements vscode.Disposable {
+export class FileChangeReviews extends Disposable {
   /** The changes of fileChange items in progress, by thread and item: a request names only the item. */
   private readonly changes = new Map<string, FileUpdateChange[]>();
   private readonly reviews = new Map<string, ReviewFile[]>();
   private readonly documents = new ProposedDocuments();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly server: ThreadlineServer,
     private readonly approvals: PendingApprovals,
   ) {
-    this.disposables.push(
+    super();
+    this._registerAll(
       this.documents,
       server.onNotification('item/started', ({ threadId, item }) => {
         if (item.type === 'fileChange') this.changes.set(itemKey(threadId, item.id), item.changes);
@@ -84,10 +86,6 @@ export class FileChangeReviews implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
-  }
-
   private async prepare(prompt: PendingPrompt, changes: FileUpdateChange[] | undefined): Promise<void> {
     if (!changes) {
       this.server.log.warn(
@@ -120,15 +118,15 @@ export class FileChangeReviews implements vscode.Disposable {
   private async answer(answer: Answer, target: vscode.Uri | string | undefined): Promise<boolean> {
     const key = typeof target === 'string' ? target : this.keyOf(target ?? activeDiffUri());
     if (key === undefined) return false;
-    return this.approvals.answer<'fileChange'>(key, { decision: answer });
+    return this.approvals.answer(key, { decision: answer } satisfies PromptResultOf<'fileChange'>);
   }
 
   /**
    * An accept of a request whose proposal the user edited carries the edited files' final content (and
    * the session grant when it was Accept for Session).
    */
-  private withEdits(prompt: PendingPrompt, result: unknown): unknown {
-    const decision = (result as { decision?: unknown }).decision;
+  private withEdits(prompt: PendingPrompt, result: PromptResult): PromptResult {
+    const decision = 'decision' in result ? result.decision : undefined;
     const files = this.reviews.get(prompt.key);
     if (prompt.kind !== 'fileChange' || !files || (decision !== 'accept' && decision !== 'acceptForSession'))
       return result;
@@ -140,7 +138,7 @@ export class FileChangeReviews implements vscode.Disposable {
     const forSession = decision === 'acceptForSession' ? { forSession: true } : {};
     return {
       decision: { acceptWithEdits: { files: edited, ...forSession } },
-    } satisfies PromptResult<'fileChange'>;
+    } satisfies PromptResultOf<'fileChange'>;
   }
 
   private forgetItems(threadId?: string): void {

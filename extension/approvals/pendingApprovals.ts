@@ -3,61 +3,54 @@
 // (the conversation view's cards, the diff editor's title actions, notifications, the status bar) reads
 // and answers through it, so each request is answered once, wherever that happens.
 import * as vscode from 'vscode';
-import type { RequestId, ServerRequestParamsOf } from '../../server/protocol/serverRequests';
-import type { ServerRequestResultOf, ThreadlineServer } from '../server/threadlineServer';
+import type { RequestId } from '../../server/protocol/serverRequests';
+import { Emitter } from '../../shared/emitter';
+import { Disposable, toDisposable, type IDisposable } from '../../shared/lifecycle';
+import { RefCounts } from '../../shared/refCounts';
+import type {
+  PromptKind,
+  PromptParams,
+  PromptRequests,
+  PromptResult,
+  PromptResultOf,
+  PromptView,
+} from '../../shared/webviewMessages';
+import type { ThreadlineServer } from '../server/threadlineServer';
 import { DISTRUST_ANSWER, PROJECT_SERVER_TRUST_QUESTION } from '../../server/protocol/mcpTrust';
 import { PromptLedger, type LedgerChange, type PromptOutcome } from './promptLedger';
 
 export type { PromptOutcome } from './promptLedger';
+export type { PromptKind, PromptResultOf } from '../../shared/webviewMessages';
 
-const methods = {
+const methods: PromptRequests = {
   commandExecution: 'item/commandExecution/requestApproval',
   fileChange: 'item/fileChange/requestApproval',
   userInput: 'item/tool/requestUserInput',
-} as const;
+};
 
-export type PromptKind = keyof typeof methods;
-export type PromptParams<K extends PromptKind> = ServerRequestParamsOf<(typeof methods)[K]>;
-/** What answers a prompt of that kind (the schema's result of its request). */
-export type PromptResult<K extends PromptKind> = ServerRequestResultOf<(typeof methods)[K]>;
-
-interface PromptOf<K extends PromptKind> {
-  /** String(JSON-RPC request id): unique while one server runs. */
-  key: string;
-  kind: K;
-  threadId: string;
-  turnId: string;
-  itemId: string;
-  params: PromptParams<K>;
-  /** Date.now() when the request arrived. */
-  receivedAt: number;
-}
-export type PendingPrompt = { [K in PromptKind]: PromptOf<K> }[PromptKind];
+/** A waiting prompt: exactly what the conversation view's cards are sent. */
+export type PendingPrompt = PromptView;
 export type PromptChange = LedgerChange<PendingPrompt>;
 /** Rewrites an answer before it is sent (see reviseAnswers). */
-export type AnswerReviser = (prompt: PendingPrompt, result: unknown) => unknown;
+export type AnswerReviser = (prompt: PendingPrompt, result: PromptResult) => PromptResult;
 
-export class PendingApprovals implements vscode.Disposable {
-  private readonly changes = new vscode.EventEmitter<PromptChange>();
+export class PendingApprovals extends Disposable {
+  private readonly changes = this._register(new Emitter<PromptChange>());
   readonly onDidChange = this.changes.event;
   private readonly ledger = new PromptLedger<PendingPrompt>((change) => this.changes.fire(change));
-  private readonly disposables: vscode.Disposable[] = [];
-  /** Threads whose prompts some visible view shows, with how many views. */
-  private readonly visible = new Map<string, number>();
-  private readonly hidden = new vscode.EventEmitter<string>();
+  private readonly hidden = this._register(new Emitter<string>());
   /** The last view that showed this thread's prompts was hidden (or moved to another thread). */
   readonly onDidHideThread = this.hidden.event;
+  /** Threads whose prompts some visible view shows, with how many views. */
+  private readonly visible = new RefCounts<string>((threadId) => this.hidden.fire(threadId));
   private reviser: AnswerReviser | undefined;
 
   constructor(server: ThreadlineServer) {
-    for (const kind of Object.keys(methods) as PromptKind[]) {
-      this.disposables.push(
-        server.handleServerRequest(methods[kind], (params, id) => this.ask(kind, params, id)),
-      );
-    }
-    this.disposables.push(
-      this.changes,
-      this.hidden,
+    super();
+    this.handle(server, 'commandExecution');
+    this.handle(server, 'fileChange');
+    this.handle(server, 'userInput');
+    this._registerAll(
       server.onNotification('serverRequest/resolved', ({ requestId }) =>
         this.ledger.settle(String(requestId), { resolvedElsewhere: true }),
       ),
@@ -82,7 +75,7 @@ export class PendingApprovals implements vscode.Disposable {
   }
 
   /** Sends the answer; false when the prompt was already answered or settled (the first answer wins). */
-  answer<K extends PromptKind>(key: string, result: PromptResult<K>): boolean {
+  answer(key: string, result: PromptResult): boolean {
     const prompt = this.ledger.get(key);
     if (!prompt) return false;
     return this.ledger.settle(key, { answered: this.reviser ? this.reviser(prompt, result) : result });
@@ -92,9 +85,9 @@ export class PendingApprovals implements vscode.Disposable {
    * Lets the file-change review turn an accept into what the user really approved (the proposal as
    * they edited it in the diff editor), whichever part of the UI sent the accept.
    */
-  reviseAnswers(reviser: AnswerReviser): vscode.Disposable {
+  reviseAnswers(reviser: AnswerReviser): IDisposable {
     this.reviser = reviser;
-    return new vscode.Disposable(() => {
+    return toDisposable(() => {
       if (this.reviser === reviser) this.reviser = undefined;
     });
   }
@@ -104,13 +97,8 @@ export class PendingApprovals implements vscode.Disposable {
    * result when it is hidden or shows another thread). Prompts of threads nobody shows get a
    * notification.
    */
-  markVisible(threadId: string): vscode.Disposable {
-    this.visible.set(threadId, (this.visible.get(threadId) ?? 0) + 1);
-    return new vscode.Disposable(() => {
-      const count = (this.visible.get(threadId) ?? 1) - 1;
-      if (count > 0) this.visible.set(threadId, count);
-      else if (this.visible.delete(threadId)) this.hidden.fire(threadId);
-    });
+  markVisible(threadId: string): IDisposable {
+    return this.visible.keep(threadId);
   }
 
   /** Whether the user can see this thread's prompts right now. */
@@ -118,24 +106,29 @@ export class PendingApprovals implements vscode.Disposable {
     return vscode.window.state.focused && this.visible.has(threadId);
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.ledger.settleAll('Threadline is shutting down');
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
+  }
+
+  private handle<K extends PromptKind>(server: ThreadlineServer, kind: K): void {
+    this._register(server.handleServerRequest(methods[kind], (params, id) => this.ask(kind, params, id)));
   }
 
   private async ask<K extends PromptKind>(
     kind: K,
     params: PromptParams<K>,
     id: RequestId,
-  ): Promise<PromptResult<K>> {
+  ): Promise<PromptResultOf<K>> {
     if (kind === 'userInput' && !vscode.workspace.isTrusted) {
       const declined = declineProjectServer(params as PromptParams<'userInput'>);
-      if (declined) return declined as PromptResult<K>;
+      if (declined) return declined as PromptResultOf<K>;
     }
     const { threadId, turnId, itemId } = params;
     const prompt = { key: String(id), kind, threadId, turnId, itemId, params, receivedAt: Date.now() };
     const outcome: PromptOutcome = await this.ledger.add(prompt as PendingPrompt);
-    if ('answered' in outcome) return outcome.answered as PromptResult<K>;
+    // The answer comes from the card of this prompt's kind (or the reviser of its kind's accept).
+    if ('answered' in outcome) return outcome.answered as PromptResultOf<K>;
     // Nobody waits for this answer any more; an error says so if the server still listens.
     throw new Error('cancelled' in outcome ? `not answered: ${outcome.cancelled}` : 'answered elsewhere');
   }
@@ -145,7 +138,7 @@ export class PendingApprovals implements vscode.Disposable {
  * In Restricted Mode a project's own MCP servers never start: the question whether to trust one is
  * answered "Not now" without being shown (a folder the user has not trusted cannot ask for more).
  */
-function declineProjectServer(params: PromptParams<'userInput'>): PromptResult<'userInput'> | null {
+function declineProjectServer(params: PromptParams<'userInput'>): PromptResultOf<'userInput'> | null {
   if (!params.questions.some((q) => q.id === PROJECT_SERVER_TRUST_QUESTION)) return null;
   return { answers: { [PROJECT_SERVER_TRUST_QUESTION]: { answers: [DISTRUST_ANSWER] } } };
 }

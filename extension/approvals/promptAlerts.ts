@@ -2,13 +2,15 @@
 // see it (the window is not focused, or no visible conversation view shows its thread), and a status
 // bar item while any prompt waits, which brings the oldest one up.
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/lifecycle';
 import type { FileChangeReviews } from './fileChangeReviews';
-import type { PendingApprovals, PendingPrompt, PromptResult } from './pendingApprovals';
+import type { PromptResultOf } from '../../shared/webviewMessages';
+import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
 
 type Action<R> = { label: string; run: () => R };
 const keptNotified = 50;
 
-export class PromptAlerts implements vscode.Disposable {
+export class PromptAlerts extends Disposable {
   /** The keys of the latest prompts a notification was shown for (the in-editor tests read it). */
   readonly notified: string[] = [];
   private readonly item = vscode.window.createStatusBarItem(
@@ -16,15 +18,15 @@ export class PromptAlerts implements vscode.Disposable {
     vscode.StatusBarAlignment.Left,
     50,
   );
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly approvals: PendingApprovals,
     private readonly reviews: FileChangeReviews,
   ) {
+    super();
     this.item.name = 'Threadline Approvals';
     this.item.command = 'threadline.approval.showOldest';
-    this.disposables.push(
+    this._registerAll(
       this.item,
       approvals.onDidChange(({ added }) => {
         this.update();
@@ -43,10 +45,6 @@ export class PromptAlerts implements vscode.Disposable {
   /** What the status bar item says; undefined while it is hidden. */
   get statusText(): string | undefined {
     return this.approvals.list().length > 0 ? this.item.text : undefined;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 
   private update(): void {
@@ -84,7 +82,7 @@ export class PromptAlerts implements vscode.Disposable {
     const { key, threadId } = prompt;
     const decide = (label: string, decision: 'accept' | 'acceptForSession' | 'decline' | 'cancel') => ({
       label,
-      run: () => this.approvals.answer(key, { decision } satisfies PromptResult<'fileChange'>),
+      run: () => this.approvals.answer(key, { decision } satisfies PromptResultOf<'fileChange'>),
     });
     const openThread = () => vscode.commands.executeCommand('threadline.openThread', threadId);
     switch (prompt.kind) {

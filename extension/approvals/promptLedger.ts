@@ -2,6 +2,7 @@
 // and how each one ended. A prompt ends exactly once: answered here (the first answer wins), resolved by
 // the server, or dropped because its turn or its server is gone. No `vscode` import, so it is unit-tested
 // in plain Node; PendingApprovals wires it to the editor.
+import type { PromptOutcome } from '../../shared/webviewMessages';
 
 export interface LedgerPrompt {
   key: string;
@@ -9,13 +10,7 @@ export interface LedgerPrompt {
   turnId: string;
 }
 
-export type PromptOutcome =
-  /** The user answered; this is the result sent to the server. */
-  | { answered: unknown }
-  /** The server no longer waits (another client answered, or it cleared the request). */
-  | { resolvedElsewhere: true }
-  /** The turn ended or the server went away before anyone answered; says which. */
-  | { cancelled: string };
+export type { PromptOutcome };
 
 export type LedgerChange<P> = { added?: P; settled?: { prompt: P; outcome: PromptOutcome } };
 

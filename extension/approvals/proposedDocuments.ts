@@ -4,6 +4,8 @@
 // Both are looked up by URI in a map filled per pending request; no content travels in a URI. The file
 // system is writable only while the server takes edited answers (it is re-registered when that changes).
 import * as vscode from 'vscode';
+import { Emitter } from '../../shared/emitter';
+import { Disposable, toDisposable, type IDisposable } from '../../shared/lifecycle';
 
 export const currentScheme = 'threadline-current';
 export const proposedScheme = 'threadline-proposed';
@@ -15,17 +17,21 @@ interface Side {
   mtime: number;
 }
 
-export class ProposedDocuments implements vscode.Disposable {
+export class ProposedDocuments extends Disposable {
   private readonly sides = new Map<string, Side>();
-  private readonly fileChanges = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  private readonly currentRegistration: vscode.Disposable;
-  private proposedRegistration: vscode.Disposable | undefined;
+  private readonly fileChanges = this._register(new Emitter<vscode.FileChangeEvent[]>());
+  private proposedRegistration: IDisposable | undefined;
   private writable: boolean | undefined;
 
   constructor() {
-    this.currentRegistration = vscode.workspace.registerTextDocumentContentProvider(currentScheme, {
-      provideTextDocumentContent: (uri) => this.sides.get(uri.toString())?.text,
-    });
+    super();
+    this._registerAll(
+      vscode.workspace.registerTextDocumentContentProvider(currentScheme, {
+        provideTextDocumentContent: (uri) => this.sides.get(uri.toString())?.text,
+      }),
+      toDisposable(() => this.proposedRegistration?.dispose()),
+      toDisposable(() => this.sides.clear()),
+    );
   }
 
   /** Registers the proposed side's file system, writable or not; a no-op when that is unchanged. */
@@ -64,13 +70,6 @@ export class ProposedDocuments implements vscode.Disposable {
   /** Forgets a request's contents (its tabs are closed by then). */
   drop(key: string): void {
     for (const [uri, side] of this.sides) if (side.key === key) this.sides.delete(uri);
-  }
-
-  dispose(): void {
-    this.currentRegistration.dispose();
-    this.proposedRegistration?.dispose();
-    this.fileChanges.dispose();
-    this.sides.clear();
   }
 
   private fileSystem(): vscode.FileSystemProvider {

@@ -9,8 +9,16 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
+import {
+  checkNotification,
+  isNotificationMethod,
+  notificationProblem,
+} from '../../server/protocol/notificationCheck';
+import type { ServerNotification } from '../../server/protocol/notificationRoutes';
 import type { RequestId } from '../../server/protocol/serverRequests';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../server/rpc/ndjson';
+import { Emitter } from '../../shared/emitter';
+import { toDisposable, type IDisposable } from '../../shared/lifecycle';
 import { retryOverloaded } from './backoff';
 import { RestartPolicy } from './restartPolicy';
 
@@ -44,18 +52,6 @@ export interface ServerClientOptions {
   policy?: RestartPolicy;
 }
 
-type Listener<T extends unknown[]> = (...args: T) => void;
-/** Undoes a registration. */
-export type Unsubscribe = () => void;
-
-function subscribe<T>(list: T[], item: T): Unsubscribe {
-  list.push(item);
-  return () => {
-    const at = list.indexOf(item);
-    if (at !== -1) list.splice(at, 1);
-  };
-}
-
 interface Running {
   child: ChildProcessWithoutNullStreams;
   connection: MessageConnection;
@@ -72,9 +68,11 @@ export class ServerClient {
   private disposed = false;
   private readonly pending = new Set<(error: Error) => void>();
   private readonly policy: RestartPolicy;
-  private readonly stateListeners: Listener<[ServerState, string | undefined]>[] = [];
-  private readonly notificationListeners: Listener<[string, unknown]>[] = [];
-  private readonly restartListeners: Listener<[]>[] = [];
+  private readonly stateChanged = new Emitter<{ state: ServerState; detail: string | undefined }>();
+  private readonly notified = new Emitter<ServerNotification>();
+  private readonly restarted = new Emitter<void>();
+  /** Methods whose malformed notifications were logged already: one line each, not one per delta. */
+  private readonly malformed = new Set<string>();
   /** Handlers for requests the server sends (approvals, questions); anything else gets -32601. */
   private readonly serverRequests = new Map<string, ServerRequestHandler>();
 
@@ -86,26 +84,26 @@ export class ServerClient {
     return this.running?.child.pid;
   }
 
-  onStateChange(listener: Listener<[ServerState, string | undefined]>): Unsubscribe {
-    return subscribe(this.stateListeners, listener);
+  onStateChange(listener: (state: ServerState, detail: string | undefined) => void): IDisposable {
+    return this.stateChanged.event(({ state, detail }) => listener(state, detail));
   }
 
-  onNotification(listener: Listener<[string, unknown]>): Unsubscribe {
-    return subscribe(this.notificationListeners, listener);
-  }
+  /**
+   * Every notification of a method this build knows whose params match its schema; others are
+   * dropped here (a malformed one is logged), so listeners read typed params without guards.
+   */
+  readonly onNotification = this.notified.event;
 
   /** After a restart the server comes back empty: listeners re-open what they had open. */
-  onRestarted(listener: Listener<[]>): Unsubscribe {
-    return subscribe(this.restartListeners, listener);
-  }
+  readonly onRestarted = this.restarted.event;
 
   /** One handler per server-request method; a second registration for the same method is a bug. */
-  handleServerRequest(method: string, handler: ServerRequestHandler): Unsubscribe {
+  handleServerRequest(method: string, handler: ServerRequestHandler): IDisposable {
     if (this.serverRequests.has(method)) throw new Error(`${method} already has a handler`);
     this.serverRequests.set(method, handler);
-    return () => {
+    return toDisposable(() => {
       if (this.serverRequests.get(method) === handler) this.serverRequests.delete(method);
-    };
+    });
   }
 
   /** Starts the server if it is not running and resolves once it has answered initialize. */
@@ -130,12 +128,15 @@ export class ServerClient {
     this.policy.reset();
     await this.stop();
     await this.start();
-    this.restartListeners.forEach((listener) => listener());
+    this.restarted.fire();
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
     await this.stop();
+    this.stateChanged.dispose();
+    this.notified.dispose();
+    this.restarted.dispose();
   }
 
   private send(method: string, params: unknown): Promise<unknown> {
@@ -213,9 +214,7 @@ export class ServerClient {
       this.exited(child, null, null);
     });
     child.on('exit', (code, signal) => this.exited(child, code, signal));
-    connection.onNotification((method, params) => {
-      for (const listener of this.notificationListeners) listener(method, params);
-    });
+    connection.onNotification((method, params) => this.notify(method, params));
     connection.onRequest(async (method, params) => {
       const handler = this.serverRequests.get(method);
       const id = isObject(params) ? ids.get(params) : undefined;
@@ -249,7 +248,7 @@ export class ServerClient {
     }
     this.setState('restarting');
     this.start().then(
-      () => this.restartListeners.forEach((listener) => listener()),
+      () => this.restarted.fire(),
       (failure: Error) => this.options.log.error(`restart failed: ${failure.message}`),
     );
   }
@@ -269,7 +268,17 @@ export class ServerClient {
     if (this.state === state && detail === undefined) return;
     this.state = state;
     this.failure = state === 'failed' ? detail : undefined;
-    for (const listener of this.stateListeners) listener(state, detail);
+    this.stateChanged.fire({ state, detail });
+  }
+
+  private notify(method: string, params: unknown): void {
+    const notification = checkNotification(method, params);
+    if (notification) return this.notified.fire(notification);
+    // Methods this build does not know are expected (the protocol grows); a known one that does not
+    // match its schema is a server bug worth one line.
+    if (!isNotificationMethod(method) || this.malformed.has(method)) return;
+    this.malformed.add(method);
+    this.options.log.warn(`ignoring malformed notifications: ${notificationProblem(method, params)}`);
   }
 }
 

@@ -5,7 +5,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { UserInput } from '../../server/protocol/userInput';
 import type {
   HostMessage,
   HostRequestName,
@@ -13,7 +12,9 @@ import type {
   TurnOverrides,
   ViewContext,
   WebviewMessage,
-} from '../../webview/messages';
+} from '../../shared/webviewMessages';
+import { Disposable, type IDisposable } from '../../shared/lifecycle';
+import { threadTitle } from '../../shared/threadTitle';
 import { runSetup, setupStatus } from '../account/setupStatus';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { turnOverrides, withinTrust } from '../settings/overrides';
@@ -36,14 +37,13 @@ type Handlers = {
   [N in HostRequestName]: (params: HostRequests[N]['params']) => Promise<HostRequests[N]['result']>;
 };
 
-export class ConversationSession implements vscode.Disposable {
+export class ConversationSession extends Disposable {
   private feed: ThreadFeed | undefined;
   /** Keeps the shown thread loaded in the server across its restarts. */
-  private kept: vscode.Disposable | undefined;
+  private kept: IDisposable | undefined;
   private ready = false;
   /** Focus Composer was asked for before the webview listened: it is told once it is ready. */
   private focusWhenReady = false;
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly handlers: Handlers;
   private readonly prompts: PromptFeed;
   private readonly turnChanges: TurnChanges;
@@ -58,10 +58,11 @@ export class ConversationSession implements vscode.Disposable {
     /** Told the shown thread's title after each snapshot (a panel shows it on its tab). */
     private readonly onTitle: (title: string) => void = () => {},
   ) {
+    super();
     this.handlers = this.requestHandlers();
-    this.prompts = new PromptFeed(services.approvals, (m) => this.post(m));
+    this.prompts = this._register(new PromptFeed(services.approvals, (m) => this.post(m)));
     this.turnChanges = new TurnChanges(services.server, services.diffs);
-    this.disposables.push(
+    this._registerAll(
       webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(message)),
       // After a restart the server resumes the shown thread (keepSubscribed); the view reads it again,
       // where a turn that was running when the server died now shows as interrupted.
@@ -106,11 +107,10 @@ export class ConversationSession implements vscode.Disposable {
     else this.focusWhenReady = true;
   }
 
-  dispose(): void {
-    this.prompts.dispose();
+  override dispose(): void {
+    super.dispose();
     this.feed?.dispose();
     this.kept?.dispose();
-    for (const d of this.disposables) d.dispose();
   }
 
   private post(message: HostMessage): void {
@@ -193,7 +193,7 @@ export class ConversationSession implements vscode.Disposable {
     this.context.turnChanges = supportsTurnChanges(this.services.server);
     this.feed = new ThreadFeed(this.services.server, this.threadId, (m) => this.post(m), this.context);
     this.feed.onSnapshot = (thread) => {
-      this.onTitle(thread.name ?? (thread.preview.slice(0, 40) || 'New thread'));
+      this.onTitle(threadTitle(thread));
       // After every snapshot (open, resync, restart): the webview takes prompts of the thread it shows.
       this.prompts.show(thread.id);
     };
@@ -234,7 +234,7 @@ export class ConversationSession implements vscode.Disposable {
         return { turnId: turn.id };
       },
       steerTurn: ({ threadId, turnId, input }) =>
-        server.request('turn/steer', { threadId, expectedTurnId: turnId, input: input as UserInput[] }),
+        server.request('turn/steer', { threadId, expectedTurnId: turnId, input }),
       interruptTurn: async ({ threadId, turnId }) => {
         await server.request('turn/interrupt', { threadId, turnId });
         return {};
@@ -256,7 +256,7 @@ export class ConversationSession implements vscode.Disposable {
       saveImage: async ({ dataUrl }) => ({ path: await savePastedImage(dataUrl) }),
       loadOlderTurns: async () => ({ loaded: (await this.feed?.loadOlder()) ?? 0 }),
       startThread: async ({ input, overrides }) => {
-        const threadId = await startThread(server, input as UserInput[], this.turnSettings(overrides));
+        const threadId = await startThread(server, input, this.turnSettings(overrides));
         await this.show(threadId);
         return { threadId };
       },
@@ -272,8 +272,8 @@ export class ConversationSession implements vscode.Disposable {
       ...settings,
       model: overrides.model ?? settings.model,
       reasoningEffort: overrides.effort ?? settings.reasoningEffort,
-      approvalPolicy: (overrides.approvalPolicy ?? settings.approvalPolicy) as typeof settings.approvalPolicy,
-      sandboxMode: (overrides.sandbox ?? settings.sandboxMode) as typeof settings.sandboxMode,
+      approvalPolicy: overrides.approvalPolicy ?? settings.approvalPolicy,
+      sandboxMode: overrides.sandbox ?? settings.sandboxMode,
     };
     return turnOverrides(withinTrust(chosen, vscode.workspace.isTrusted));
   }

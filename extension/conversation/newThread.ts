@@ -1,12 +1,13 @@
 // The view with no thread open: what it shows (this workspace's recent threads, the pickers' starting
 // values) and how its first send becomes a thread of this workspace with its first turn.
+import { approvalPolicies, sandboxModes } from '../../server/protocol/enums';
 import type { UserInput } from '../../server/protocol/userInput';
-import type { StartInfo } from '../../webview/messages';
+import type { StartInfo } from '../../shared/webviewMessages';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import type { turnOverrides } from '../settings/overrides';
 import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
-import { threadLabel } from '../threads/threadLabels';
+import { threadTitle } from '../../shared/threadTitle';
 import { listedSources } from '../threads/threadTreeModel';
 import { workspaceFolders } from '../threads/threadsView';
 
@@ -23,7 +24,7 @@ export async function startInfo(server: ThreadlineServer): Promise<StartInfo> {
     ...(cwd ? { cwd } : {}),
   });
   return {
-    recent: data.map((t) => ({ id: t.id, label: threadLabel(t), updatedAt: t.updatedAt })),
+    recent: data.map((t) => ({ id: t.id, label: threadTitle(t), updatedAt: t.updatedAt })),
     defaults: {
       model: settings.model,
       effort: settings.reasoningEffort || null,
@@ -44,18 +45,18 @@ async function serverPolicy(server: ThreadlineServer, cwd: string | undefined) {
   const approval = read?.config.approval_policy;
   const forbidden: Record<string, string> = {};
   const allowedApprovals = requirements?.allowedApprovalPolicies;
-  for (const id of ['untrusted', 'on-request', 'never'] as const) {
+  for (const id of approvalPolicies) {
     if (allowedApprovals && !allowedApprovals.includes(id))
       forbidden[id] = `Not allowed by requirements.toml (allowed: ${allowedApprovals.join(', ')})`;
   }
   const allowedSandboxes = requirements?.allowedSandboxModes;
-  for (const id of ['read-only', 'workspace-write', 'danger-full-access'] as const) {
+  for (const id of sandboxModes) {
     if (allowedSandboxes && !allowedSandboxes.includes(id))
       forbidden[id] = `Not allowed by requirements.toml (allowed: ${allowedSandboxes.join(', ')})`;
   }
   return {
-    approvalPolicy: typeof approval === 'string' ? approval : '',
-    sandbox: read?.config.sandbox_mode ?? '',
+    approvalPolicy: approvalPolicies.find((policy) => policy === approval) ?? ('' as const),
+    sandbox: sandboxModes.find((mode) => mode === read?.config.sandbox_mode) ?? ('' as const),
     forbidden,
   };
 }

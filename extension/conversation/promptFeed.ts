@@ -2,37 +2,39 @@
 // list after each snapshot and on every change, each settled prompt's outcome before the list that no
 // longer has it, and the answers the view gives, routed to the registry, which takes the first answer
 // only (a late second answer is dropped without a word: the view already shows how the prompt ended).
-import type * as vscode from 'vscode';
+import { Disposable, type IDisposable } from '../../shared/lifecycle';
+import type { HostMessage, PromptResult } from '../../shared/webviewMessages';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
-import type { HostMessage, PromptResult } from '../../webview/messages';
 
 export type PromptRegistry = Pick<
   PendingApprovals,
   'onDidChange' | 'list' | 'get' | 'answer' | 'markVisible'
 >;
 
-export class PromptFeed implements vscode.Disposable {
+export class PromptFeed extends Disposable {
   private threadId: string | undefined;
   private visible = false;
-  private mark: vscode.Disposable | undefined;
-  private readonly subscription: vscode.Disposable;
+  private mark: IDisposable | undefined;
 
   constructor(
     private readonly registry: PromptRegistry,
     private readonly post: (message: HostMessage) => void,
   ) {
-    this.subscription = registry.onDidChange((change) => {
-      const prompt = change.added ?? change.settled?.prompt;
-      if (!prompt || prompt.threadId !== this.threadId) return;
-      if (change.settled)
-        this.post({
-          type: 'promptSettled',
-          threadId: prompt.threadId,
-          key: prompt.key,
-          outcome: change.settled.outcome,
-        });
-      this.sendList();
-    });
+    super();
+    this._register(
+      registry.onDidChange((change) => {
+        const prompt = change.added ?? change.settled?.prompt;
+        if (!prompt || prompt.threadId !== this.threadId) return;
+        if (change.settled)
+          this.post({
+            type: 'promptSettled',
+            threadId: prompt.threadId,
+            key: prompt.key,
+            outcome: change.settled.outcome,
+          });
+        this.sendList();
+      }),
+    );
   }
 
   /** The view shows this thread now (after its snapshot was posted): its prompts follow. */
@@ -53,11 +55,11 @@ export class PromptFeed implements vscode.Disposable {
   answer(key: string, result: PromptResult): void {
     // Only the shown thread's prompts are answered from this view; anything else is a stale message.
     if (this.registry.get(key)?.threadId !== this.threadId) return;
-    this.registry.answer(key, result as never);
+    this.registry.answer(key, result);
   }
 
-  dispose(): void {
-    this.subscription.dispose();
+  override dispose(): void {
+    super.dispose();
     this.mark?.dispose();
   }
 

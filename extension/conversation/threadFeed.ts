@@ -1,13 +1,16 @@
 // What one conversation view sees of one thread: a snapshot (the thread's settings and its newest turns,
 // older ones paged in on request), then every notification for the thread as a numbered delta. No
 // `vscode` import, so it is tested against the real server in plain Node.
+import { sandboxModeOf } from '../../server/protocol/enums';
 import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
+import type { ServerNotification } from '../../server/protocol/notificationRoutes';
 import type { Turn } from '../../server/protocol/thread';
-import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../webview/messages';
+import type { IDisposable } from '../../shared/lifecycle';
+import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../shared/webviewMessages';
 
 export interface FeedServer {
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
-  onAnyNotification(listener: (method: string, params: unknown) => void): { dispose(): void };
+  onAnyNotification(listener: (notification: ServerNotification) => void): IDisposable;
 }
 
 /** Turns in the first snapshot and in each older page: enough to fill a view, cheap for huge threads. */
@@ -18,7 +21,7 @@ export class ThreadFeed {
   /** Notifications that arrive while a snapshot is being read are in it (the server answers in order). */
   private loading = false;
   private olderCursor: string | null = null;
-  private readonly subscription: { dispose(): void };
+  private readonly subscription: IDisposable;
   private disposed = false;
   /** The thread's working directory, once the first snapshot is read. */
   cwd: string | undefined;
@@ -30,7 +33,7 @@ export class ThreadFeed {
     private readonly post: (message: HostMessage) => void,
     private readonly context: ViewContext,
   ) {
-    this.subscription = server.onAnyNotification((method, params) => this.forward(method, params));
+    this.subscription = server.onAnyNotification((notification) => this.forward(notification));
   }
 
   /**
@@ -111,19 +114,13 @@ export class ThreadFeed {
     }
   }
 
-  private forward(method: string, params: unknown): void {
+  private forward(notification: ServerNotification): void {
     if (this.disposed || this.loading) return;
-    if ((params as { threadId?: unknown } | null)?.threadId !== this.threadId) return;
+    if (!('threadId' in notification.params) || notification.params.threadId !== this.threadId) return;
     this.seq += 1;
-    this.post({ type: 'delta', threadId: this.threadId, seq: this.seq, notification: { method, params } });
+    this.post({ type: 'delta', threadId: this.threadId, seq: this.seq, notification });
   }
 }
-
-const sandboxModes: Record<string, string> = {
-  readOnly: 'read-only',
-  workspaceWrite: 'workspace-write',
-  dangerFullAccess: 'danger-full-access',
-};
 
 /** The thread's effective settings in the spellings the composer's pickers use. */
 export function settingsOf(session: ResultOf<'thread/resume'>): ThreadSettings {
@@ -132,6 +129,6 @@ export function settingsOf(session: ResultOf<'thread/resume'>): ThreadSettings {
     modelProvider: session.modelProvider,
     reasoningEffort: session.reasoningEffort,
     approvalPolicy: typeof session.approvalPolicy === 'string' ? session.approvalPolicy : 'on-request',
-    sandbox: sandboxModes[session.sandbox.type] ?? session.sandbox.type,
+    sandbox: sandboxModeOf(session.sandbox) ?? '',
   };
 }

@@ -2,6 +2,8 @@
 // a failed one's error (and the log, where its stderr goes), sign-in for OAuth servers, and Reload
 // after editing config.toml. Listing starts the servers, so it happens when the view is shown.
 import * as vscode from 'vscode';
+import { Emitter } from '../../shared/emitter';
+import { Disposable } from '../../shared/lifecycle';
 import type { McpServerStatus } from '../../server/protocol/mcp';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { childrenOf, serverNode, type McpNode, type ServerLook, type ServerNode } from './mcpServerNodes';
@@ -16,17 +18,17 @@ const serverIcons: Record<ServerLook, vscode.ThemeIcon> = {
   starting: new vscode.ThemeIcon('loading~spin'),
 };
 
-export class McpServersView implements vscode.TreeDataProvider<McpNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<McpNode | undefined>();
+export class McpServersView extends Disposable implements vscode.TreeDataProvider<McpNode> {
+  private readonly changed = new Emitter<McpNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   readonly view: vscode.TreeView<McpNode>;
   /** The last listing; the tests read it. */
   servers: ServerNode[] = [];
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly server: ThreadlineServer) {
+    super();
     this.view = vscode.window.createTreeView(MCP_VIEW, { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(
+    this._registerAll(
       this.view,
       this.changed,
       server.onNotification('mcpServer/startupStatus/updated', () => this.refresh()),
@@ -132,7 +134,7 @@ export class McpServersView implements vscode.TreeDataProvider<McpNode>, vscode.
         listener.dispose();
         resolve(params);
       });
-      this.disposables.push(listener);
+      this._registerAll(listener);
     });
     await vscode.env.openExternal(vscode.Uri.parse(answer.authorizationUrl, true));
     const outcome = await done;
@@ -140,9 +142,5 @@ export class McpServersView implements vscode.TreeDataProvider<McpNode>, vscode.
     else
       void vscode.window.showErrorMessage(`Sign-in to ${name} failed: ${outcome.error ?? 'unknown error'}`);
     this.refresh();
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // `threadline.serverState` context key the welcome views use, and the error shown when the server
 // stops for good.
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/lifecycle';
 import type { ServerState } from '../client/serverClient';
 import { readSettings } from '../settings/settings';
 import type { ThreadlineServer } from './threadlineServer';
@@ -14,19 +15,19 @@ const look: Record<ServerState, { icon: string; text: string }> = {
   failed: { icon: 'error', text: 'stopped' },
 };
 
-export class ServerStatus implements vscode.Disposable {
+export class ServerStatus extends Disposable {
   private readonly item = vscode.window.createStatusBarItem(
     'threadline.status',
     vscode.StatusBarAlignment.Left,
     10,
   );
   private readonly running = new Set<string>();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly server: ThreadlineServer) {
+    super();
     this.item.name = 'Threadline';
     this.item.command = 'threadline.statusMenu';
-    this.disposables.push(
+    this._registerAll(
       this.item,
       server.onStateChange((state, detail) => {
         if (state !== 'ready') this.running.clear();
@@ -86,9 +87,5 @@ export class ServerStatus implements vscode.Disposable {
     ];
     const picked = await vscode.window.showQuickPick(actions, { title: 'Threadline' });
     if (picked) await vscode.commands.executeCommand(picked.command);
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

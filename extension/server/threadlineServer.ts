@@ -10,36 +10,38 @@ import type {
   ParamsOf,
   ResultOf,
 } from '../../server/protocol/methods';
+import { isNotification, type ServerNotification } from '../../server/protocol/notificationRoutes';
 import type {
   RequestId,
   ServerRequestMethod,
   ServerRequestParamsOf,
   serverRequests,
 } from '../../server/protocol/serverRequests';
-import { ServerClient, type ServerState, type Unsubscribe } from '../client/serverClient';
+import { Emitter, type Event } from '../../shared/emitter';
+import { Disposable, type IDisposable } from '../../shared/lifecycle';
+import { RefCounts } from '../../shared/refCounts';
+import { ServerClient, type ServerState } from '../client/serverClient';
 import { onSettingsChanged, readLaunchSettings, readTraceLevel } from '../settings/settings';
 import { serverLaunch } from './launch';
 import { clientLog, messageTracer } from './outputLog';
 
-type NotificationListener = (params: never) => void;
 export type ServerRequestResultOf<M extends ServerRequestMethod> = Static<
   (typeof serverRequests)[M]['result']
 >;
 
-export class ThreadlineServer implements vscode.Disposable {
+export class ThreadlineServer extends Disposable {
   readonly log: vscode.LogOutputChannel;
   private readonly client: ServerClient;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly listeners = new Map<string, Set<NotificationListener>>();
   private keys: Record<string, string> = {};
   private initialized: ResultOf<'initialize'> | undefined;
   private stopping: Promise<void> | undefined;
   private prepared: Promise<unknown> = Promise.resolve();
   /** Threads some view shows, with how many views: re-subscribed after a restart. */
-  private readonly open = new Map<string, number>();
-  private readonly resubscribed = new vscode.EventEmitter<ResultOf<'thread/resume'>>();
+  private readonly open = new RefCounts<string>();
+  private readonly resubscribed = this._register(new Emitter<ResultOf<'thread/resume'>>());
 
   constructor(extension: vscode.ExtensionContext) {
+    super();
     this.log = vscode.window.createOutputChannel('Threadline', { log: true });
     const version = String((extension.extension.packageJSON as { version: unknown }).version);
     const bundledServer = vscode.Uri.joinPath(extension.extensionUri, 'dist', 'server.js').fsPath;
@@ -55,14 +57,8 @@ export class ThreadlineServer implements vscode.Disposable {
       log: clientLog(this.log),
       trace: messageTracer(this.log, readTraceLevel),
     });
-    this.client.onNotification((method, params) => {
-      for (const listener of this.listeners.get(method) ?? []) listener(params as never);
-    });
-    this.client.onRestarted(() => void this.resubscribe());
-    this.disposables.push(
-      this.resubscribed,
-      onSettingsChanged(['server.command', 'server.args'], () => void this.restartIfRunning()),
-    );
+    this._register(this.client.onRestarted(() => void this.resubscribe()));
+    this._register(onSettingsChanged(['server.command', 'server.args'], () => void this.restartIfRunning()));
   }
 
   get state(): ServerState {
@@ -106,20 +102,19 @@ export class ThreadlineServer implements vscode.Disposable {
     return this.client.request(method, params);
   }
 
+  /** The notifications of one method, with its params (checked against its schema by the client). */
   onNotification<N extends NotificationMethod>(
     method: N,
     listener: (params: NotificationParamsOf<N>) => void,
-  ): vscode.Disposable {
-    let set = this.listeners.get(method);
-    if (!set) this.listeners.set(method, (set = new Set()));
-    const entry = listener as NotificationListener;
-    set.add(entry);
-    return new vscode.Disposable(() => set.delete(entry));
+  ): IDisposable {
+    return this.client.onNotification((notification) => {
+      if (isNotification(notification, method)) listener(notification.params);
+    });
   }
 
-  /** Every notification, for parts that route many methods (the conversation view). */
-  onAnyNotification(listener: (method: string, params: unknown) => void): vscode.Disposable {
-    return disposable(this.client.onNotification(listener));
+  /** Every notification, for parts that route many methods (the tree, the conversation view). */
+  onAnyNotification(listener: (notification: ServerNotification) => void): IDisposable {
+    return this.client.onNotification(listener);
   }
 
   /**
@@ -129,25 +124,21 @@ export class ThreadlineServer implements vscode.Disposable {
   handleServerRequest<M extends ServerRequestMethod>(
     method: M,
     handler: (params: ServerRequestParamsOf<M>, id: RequestId) => Promise<ServerRequestResultOf<M>>,
-  ): vscode.Disposable {
-    return disposable(
-      this.client.handleServerRequest(method, (params, id) =>
-        handler(params as ServerRequestParamsOf<M>, id),
-      ),
+  ): IDisposable {
+    return this.client.handleServerRequest(method, (params, id) =>
+      handler(params as ServerRequestParamsOf<M>, id),
     );
   }
 
-  onStateChange(listener: (state: ServerState, detail: string | undefined) => void): vscode.Disposable {
-    return disposable(this.client.onStateChange(listener));
+  onStateChange(listener: (state: ServerState, detail: string | undefined) => void): IDisposable {
+    return this.client.onStateChange(listener);
   }
 
   /** The server came back (after a crash or a restart) without the threads it had loaded. */
-  onRestarted(listener: () => void): vscode.Disposable {
-    return disposable(
-      this.client.onRestarted(() => {
-        void this.start().then(listener, () => {});
-      }),
-    );
+  onRestarted(listener: () => void): IDisposable {
+    return this.client.onRestarted(() => {
+      void this.start().then(listener, () => {});
+    });
   }
 
   /**
@@ -155,16 +146,11 @@ export class ThreadlineServer implements vscode.Disposable {
    * is resumed with `excludeTurns` and `onResubscribed` reports the fresh thread; a turn the view saw
    * running did not survive the crash, so the view shows it as interrupted.
    */
-  keepSubscribed(threadId: string): vscode.Disposable {
-    this.open.set(threadId, (this.open.get(threadId) ?? 0) + 1);
-    return new vscode.Disposable(() => {
-      const count = (this.open.get(threadId) ?? 1) - 1;
-      if (count > 0) this.open.set(threadId, count);
-      else this.open.delete(threadId);
-    });
+  keepSubscribed(threadId: string): IDisposable {
+    return this.open.keep(threadId);
   }
 
-  get onResubscribed(): vscode.Event<ResultOf<'thread/resume'>> {
+  get onResubscribed(): Event<ResultOf<'thread/resume'>> {
     return this.resubscribed.event;
   }
 
@@ -180,9 +166,8 @@ export class ThreadlineServer implements vscode.Disposable {
     await this.client.restart();
   }
 
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
-    this.listeners.clear();
+  override dispose(): void {
+    super.dispose();
     // The log outlives the child, so its last stderr lines still have somewhere to go.
     this.stopping ??= this.client.dispose().finally(() => this.log.dispose());
   }
@@ -193,7 +178,7 @@ export class ThreadlineServer implements vscode.Disposable {
   }
 
   private async resubscribe(): Promise<void> {
-    for (const threadId of [...this.open.keys()]) {
+    for (const threadId of this.open.keys()) {
       try {
         this.resubscribed.fire(await this.client.request('thread/resume', { threadId, excludeTurns: true }));
       } catch (error) {
@@ -207,8 +192,4 @@ export class ThreadlineServer implements vscode.Disposable {
     this.initialized = undefined;
     await this.restart().catch((error: Error) => this.log.error(`restart failed: ${error.message}`));
   }
-}
-
-function disposable(unsubscribe: Unsubscribe): vscode.Disposable {
-  return new vscode.Disposable(unsubscribe);
 }

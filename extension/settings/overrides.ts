@@ -1,26 +1,18 @@
 // What the user's settings add to requests. A setting left empty is left out, so the server falls back to
 // the user's config.toml. Pure: the editor layer reads the values and passes them in.
+import { policyTypeOfMode, type ApprovalPolicy, type SandboxMode } from '../../server/protocol/enums';
 import type { ParamsOf } from '../../server/protocol/methods';
 
 export interface ThreadlineSettings {
   modelProvider: string;
   model: string;
   reasoningEffort: string;
-  approvalPolicy: '' | 'untrusted' | 'on-request' | 'never';
-  sandboxMode: '' | 'read-only' | 'workspace-write' | 'danger-full-access';
+  approvalPolicy: '' | ApprovalPolicy;
+  sandboxMode: '' | SandboxMode;
 }
 
-type ThreadOverrides = Pick<
-  ParamsOf<'thread/start'>,
-  'model' | 'modelProvider' | 'approvalPolicy' | 'sandbox'
->;
-type TurnOverrides = Pick<ParamsOf<'turn/start'>, 'model' | 'effort' | 'approvalPolicy' | 'sandboxPolicy'>;
-
-const sandboxPolicyType = {
-  'read-only': 'readOnly',
-  'workspace-write': 'workspaceWrite',
-  'danger-full-access': 'dangerFullAccess',
-} as const;
+type ThreadParams = Pick<ParamsOf<'thread/start'>, 'model' | 'modelProvider' | 'approvalPolicy' | 'sandbox'>;
+type TurnParams = Pick<ParamsOf<'turn/start'>, 'model' | 'effort' | 'approvalPolicy' | 'sandboxPolicy'>;
 
 /**
  * A window whose workspace the user has not trusted (Restricted Mode): the agent may read, and asks
@@ -32,8 +24,8 @@ export function withinTrust(settings: ThreadlineSettings, trusted: boolean): Thr
 }
 
 /** For thread/start, thread/resume and thread/fork. */
-export function threadOverrides(settings: ThreadlineSettings): ThreadOverrides {
-  const overrides: ThreadOverrides = {};
+export function threadOverrides(settings: ThreadlineSettings): ThreadParams {
+  const overrides: ThreadParams = {};
   if (settings.modelProvider) overrides.modelProvider = settings.modelProvider;
   if (settings.model) overrides.model = settings.model;
   if (settings.approvalPolicy) overrides.approvalPolicy = settings.approvalPolicy;
@@ -42,11 +34,11 @@ export function threadOverrides(settings: ThreadlineSettings): ThreadOverrides {
 }
 
 /** For turn/start: settings changed since the thread started apply to its next turn. */
-export function turnOverrides(settings: ThreadlineSettings): TurnOverrides {
-  const overrides: TurnOverrides = {};
+export function turnOverrides(settings: ThreadlineSettings): TurnParams {
+  const overrides: TurnParams = {};
   if (settings.model) overrides.model = settings.model;
   if (settings.reasoningEffort) overrides.effort = settings.reasoningEffort;
   if (settings.approvalPolicy) overrides.approvalPolicy = settings.approvalPolicy;
-  if (settings.sandboxMode) overrides.sandboxPolicy = { type: sandboxPolicyType[settings.sandboxMode] };
+  if (settings.sandboxMode) overrides.sandboxPolicy = { type: policyTypeOfMode[settings.sandboxMode] };
   return overrides;
 }

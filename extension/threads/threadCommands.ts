@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
-import { threadLabel } from './threadLabels';
+import { threadTitle } from '../../shared/threadTitle';
 import type { ThreadNode, TreeNode } from './threadTreeModel';
 
 /** Opens a thread in the conversation view (registered by the conversation view). */
@@ -49,7 +49,7 @@ export function threadCommands(server: ThreadlineServer, cwd: () => string | und
         if (!target) return;
         const name = await vscode.window.showInputBox({
           title: 'Rename Thread',
-          value: target.thread.name ?? threadLabel(target.thread),
+          value: target.thread.name ?? threadTitle(target.thread),
           prompt: 'A name for this thread',
           validateInput: (value) => (value.trim() ? undefined : 'The name cannot be empty'),
         });

@@ -1,12 +1,5 @@
-// How a thread reads in the tree and in pickers: its name, else its first prompt, trimmed. Pure.
-import type { Thread, ThreadStatus } from '../../server/protocol/thread';
-
-const maxLabel = 80;
-
-export function threadLabel(thread: Pick<Thread, 'name' | 'preview'>): string {
-  const text = (thread.name?.trim() || thread.preview.trim() || 'New thread').replace(/\s+/g, ' ');
-  return text.length > maxLabel ? `${text.slice(0, maxLabel - 1)}…` : text;
-}
+// How a thread's status looks in the tree (its title is shared/threadTitle). Pure.
+import type { ThreadStatus } from '../../server/protocol/thread';
 
 export type StatusLook = 'running' | 'waiting' | 'error' | 'idle';
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Thread } from '../../server/protocol/thread';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { relativeTime } from './recency';
-import { threadLabel } from './threadLabels';
+import { threadTitle } from '../../shared/threadTitle';
 import { listedSources } from './threadTreeModel';
 
 interface ThreadPick extends vscode.QuickPickItem {
@@ -49,7 +49,7 @@ export function searchThreads(server: ThreadlineServer): Promise<PickedThread | 
         pick.items = data.map((thread) => ({
           threadId: thread.id,
           turnId: thread.searchMatch?.turnId ?? undefined,
-          label: threadLabel(thread),
+          label: threadTitle(thread),
           description: thread.searchMatch?.snippet,
           detail: `${relativeTime(thread.updatedAt, now)} · ${thread.cwd}`,
           alwaysShow: true,
@@ -62,7 +62,7 @@ export function searchThreads(server: ThreadlineServer): Promise<PickedThread | 
         .sort((a, b) => b.updatedAt - a.updatedAt)
         .map((thread) => ({
           threadId: thread.id,
-          label: threadLabel(thread),
+          label: threadTitle(thread),
           description: relativeTime(thread.updatedAt, now),
           detail: thread.name ? thread.preview.trim().slice(0, 200) : thread.cwd,
         }));

@@ -1,13 +1,14 @@
 // The Threads tree as data, without VS Code: the workspace's (or every) thread grouped by recency, paged
 // with "Load more…", an Archived node with its own paging, and live updates applied in place so the view
 // keeps its selection and expansion. Tested in Node against the real server.
-import type {
-  NotificationMethod,
-  NotificationParamsOf,
-  ParamsOf,
-  ResultOf,
-} from '../../server/protocol/methods';
+import type { ParamsOf, ResultOf } from '../../server/protocol/methods';
+import {
+  routeNotification,
+  type NotificationHandlers,
+  type ServerNotification,
+} from '../../server/protocol/notificationRoutes';
 import type { Thread } from '../../server/protocol/thread';
+import { Emitter } from '../../shared/emitter';
 import { recencyGroups, recencyOf, type RecencyGroup } from './recency';
 
 export interface ThreadSource {
@@ -40,8 +41,6 @@ export interface ThreadTreeOptions {
   now?: () => Date;
 }
 
-type Changed = (nodes: TreeNode[] | undefined) => void;
-
 export class ThreadTreeModel {
   readonly archivedNode: ArchivedNode = { kind: 'archived' };
   private readonly groups = new Map<RecencyGroup, GroupNode>(
@@ -50,7 +49,9 @@ export class ThreadTreeModel {
   private active = this.section('active');
   private archived = this.section('archived');
   private readonly nodes = new Map<string, ThreadNode>();
-  private readonly listeners: Changed[] = [];
+  private readonly changed = new Emitter<TreeNode[] | undefined>();
+  /** `undefined`: the whole tree changed; otherwise these nodes (and their children). */
+  readonly onDidChange = this.changed.event;
   private readonly pageSize: number;
   private readonly now: () => Date;
   /** Whether anything is archived, asked only when nothing is active (else the node is always shown). */
@@ -64,12 +65,6 @@ export class ThreadTreeModel {
   ) {
     this.pageSize = options.pageSize ?? 50;
     this.now = options.now ?? (() => new Date());
-  }
-
-  /** `undefined`: the whole tree changed; otherwise these nodes (and their children). */
-  onDidChange(listener: Changed): () => void {
-    this.listeners.push(listener);
-    return () => this.listeners.splice(this.listeners.indexOf(listener), 1);
   }
 
   async children(node?: TreeNode): Promise<TreeNode[]> {
@@ -125,32 +120,23 @@ export class ThreadTreeModel {
   }
 
   /** Applies one server notification (others are ignored); true when the tree changed. */
-  apply(method: NotificationMethod | (string & {}), params: unknown): boolean {
-    switch (method) {
-      case 'thread/started':
-        return this.started((params as NotificationParamsOf<'thread/started'>).thread);
-      case 'thread/name/updated': {
-        const { threadId, threadName } = params as NotificationParamsOf<'thread/name/updated'>;
-        return this.update(threadId, (t) => ({ ...t, name: threadName }));
-      }
-      case 'thread/status/changed': {
-        const { threadId, status } = params as NotificationParamsOf<'thread/status/changed'>;
-        return this.update(threadId, (t) => ({ ...t, status }));
-      }
-      case 'thread/closed':
-        return this.update((params as NotificationParamsOf<'thread/closed'>).threadId, (t) => ({
-          ...t,
-          status: { type: 'notLoaded' },
-        }));
-      case 'thread/archived':
-        return this.archive((params as NotificationParamsOf<'thread/archived'>).threadId);
-      case 'thread/unarchived':
-        void this.unarchive((params as NotificationParamsOf<'thread/unarchived'>).threadId);
-        return true;
-      default:
-        return false;
-    }
+  apply(notification: ServerNotification): boolean {
+    return routeNotification(this.handlers, notification) ?? false;
   }
+
+  private readonly handlers: NotificationHandlers<boolean> = {
+    'thread/started': ({ thread }) => this.started(thread),
+    'thread/name/updated': ({ threadId, threadName }) =>
+      this.update(threadId, (t) => ({ ...t, name: threadName })),
+    'thread/status/changed': ({ threadId, status }) => this.update(threadId, (t) => ({ ...t, status })),
+    'thread/closed': ({ threadId }) =>
+      this.update(threadId, (t) => ({ ...t, status: { type: 'notLoaded' } })),
+    'thread/archived': ({ threadId }) => this.archive(threadId),
+    'thread/unarchived': ({ threadId }) => {
+      void this.unarchive(threadId);
+      return true;
+    },
+  };
 
   private async rootChildren(): Promise<TreeNode[]> {
     await this.ensureLoaded(this.active);
@@ -295,6 +281,6 @@ export class ThreadTreeModel {
   }
 
   private fire(nodes: TreeNode[] | undefined): void {
-    for (const listener of [...this.listeners]) listener(nodes);
+    this.changed.fire(nodes);
   }
 }

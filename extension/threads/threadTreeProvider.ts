@@ -1,8 +1,11 @@
 // The thin VS Code layer over the tree model: each node as a TreeItem. Stable ids keep selection and
 // expansion when a node changes; icons follow the thread's status.
 import * as vscode from 'vscode';
+import { Emitter } from '../../shared/emitter';
+import { Disposable } from '../../shared/lifecycle';
+import { threadTitle } from '../../shared/threadTitle';
 import { relativeTime } from './recency';
-import { statusLook, threadLabel, type StatusLook } from './threadLabels';
+import { statusLook, type StatusLook } from './threadLabels';
 import { originTag, threadOrigin, type ThreadOrigin } from './threadOrigin';
 import type { ThreadNode, ThreadTreeModel, TreeNode } from './threadTreeModel';
 
@@ -20,10 +23,9 @@ const statusText: Record<StatusLook, string> = {
   idle: '',
 };
 
-export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>();
+export class ThreadTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changed = this._register(new Emitter<TreeNode | TreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly model: ThreadTreeModel,
@@ -34,7 +36,8 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     /** The server's own home (initialize's codexHome): threads outside it are the Codex history's. */
     private readonly serverHome: () => string | undefined = () => undefined,
   ) {
-    this.unsubscribe = model.onDidChange((nodes) => this.changed.fire(nodes));
+    super();
+    this._register(model.onDidChange((nodes) => this.changed.fire(nodes)));
   }
 
   /** Redraws a node whose look changed outside the model (a prompt arrived or settled). */
@@ -82,7 +85,7 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private threadItem(node: ThreadNode): vscode.TreeItem {
     const { thread } = node;
     const look = this.hasPrompt(thread.id) && !node.archived ? 'waiting' : statusLook(thread.status);
-    const item = new vscode.TreeItem(threadLabel(thread));
+    const item = new vscode.TreeItem(threadTitle(thread));
     item.id = `thread:${thread.id}`;
     const when = relativeTime(thread.updatedAt, new Date());
     const origin = threadOrigin(thread, this.serverHome());
@@ -95,14 +98,9 @@ export class ThreadTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     // A Codex thread cannot be renamed or archived here: the menus leave those out.
     item.contextValue = node.archived ? 'thread.archived' : origin.codexHistory ? 'thread.codex' : 'thread';
     item.tooltip = tooltip(node, look, origin);
-    item.accessibilityInformation = { label: `${threadLabel(thread)}, ${item.description}` };
+    item.accessibilityInformation = { label: `${threadTitle(thread)}, ${item.description}` };
     item.command = { command: 'threadline.openFromTree', title: 'Open', arguments: [thread.id] };
     return item;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    this.changed.dispose();
   }
 }
 

@@ -1,6 +1,7 @@
 // The Threads view: the tree model fed by the shared server, its TreeView (badge, multi-select), the
 // workspace/all toggle, and the view's own commands.
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/lifecycle';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { openThread, threadCommands } from './threadCommands';
@@ -17,18 +18,18 @@ export function workspaceFolders(): string[] | undefined {
   return folders && folders.length > 0 ? folders : undefined;
 }
 
-export class ThreadsView implements vscode.Disposable {
+export class ThreadsView extends Disposable {
   readonly model: ThreadTreeModel;
   readonly view: vscode.TreeView<unknown>;
   readonly provider: ThreadTreeProvider;
   private showAll = false;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     server: ThreadlineServer,
     private readonly state: vscode.Memento,
     private readonly approvals: PendingApprovals,
   ) {
+    super();
     this.showAll = state.get<boolean>(SHOW_ALL_KEY, false);
     this.model = new ThreadTreeModel(
       {
@@ -55,11 +56,11 @@ export class ThreadsView implements vscode.Disposable {
     });
     this.view = view as vscode.TreeView<unknown>;
     void vscode.commands.executeCommand('setContext', SHOW_ALL_KEY, this.showAll);
-    this.disposables.push(
+    this._registerAll(
       provider,
       view,
-      server.onAnyNotification((method, params) => {
-        if (this.model.apply(method, params)) this.updateBadge();
+      server.onAnyNotification((notification) => {
+        if (this.model.apply(notification)) this.updateBadge();
       }),
       server.onRestarted(() => this.model.reset()),
       approvals.onDidChange(({ added, settled }) => {
@@ -90,7 +91,7 @@ export class ThreadsView implements vscode.Disposable {
         return picked?.threadId;
       }),
     );
-    this.model.onDidChange(() => this.updateMessage());
+    this._registerAll(this.model.onDidChange(() => this.updateMessage()));
     this.updateMessage();
   }
 
@@ -124,9 +125,5 @@ export class ThreadsView implements vscode.Disposable {
   /** The view's title line says which threads it lists. */
   private updateMessage(): void {
     this.view.description = this.showAll ? 'All workspaces' : undefined;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

@@ -37,10 +37,11 @@ export const GranularApproval = Type.Object(
   { additionalProperties: false },
 );
 
-export const AskForApproval = Type.Union([
-  StringEnum(['untrusted', 'on-request', 'never']),
-  GranularApproval,
-]);
+/** The approval policies by name, in the schema's spelling (settings and pickers offer these). */
+export const approvalPolicies = ['untrusted', 'on-request', 'never'] as const;
+export type ApprovalPolicy = (typeof approvalPolicies)[number];
+
+export const AskForApproval = Type.Union([StringEnum(approvalPolicies), GranularApproval]);
 export type AskForApproval = Static<typeof AskForApproval>;
 export const AskForApprovalInput = Type.Union([
   StringEnum(Object.keys(approvalSpellings) as (keyof typeof approvalSpellings)[]),
@@ -48,7 +49,9 @@ export const AskForApprovalInput = Type.Union([
 ]);
 export type AskForApprovalInput = Static<typeof AskForApprovalInput>;
 
-export const SandboxMode = StringEnum(['read-only', 'workspace-write', 'danger-full-access']);
+/** The sandbox modes (thread/start's `sandbox`), in the schema's spelling. */
+export const sandboxModes = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+export const SandboxMode = StringEnum(sandboxModes);
 export type SandboxMode = Static<typeof SandboxMode>;
 export const SandboxModeInput = StringEnum(
   Object.keys(sandboxModeSpellings) as (keyof typeof sandboxModeSpellings)[],
@@ -95,6 +98,18 @@ export const SandboxPolicy = Type.Union([
   }),
 ]);
 export type SandboxPolicy = Static<typeof SandboxPolicy>;
+
+/** The policy type a sandbox mode stands for (turn/start takes a policy where thread/start takes a mode). */
+export const policyTypeOfMode = {
+  'read-only': 'readOnly',
+  'workspace-write': 'workspaceWrite',
+  'danger-full-access': 'dangerFullAccess',
+} as const satisfies Record<SandboxMode, SandboxPolicy['type']>;
+
+/** The mode a policy is named by; undefined for an external sandbox, which no mode names. */
+export function sandboxModeOf(policy: SandboxPolicy): SandboxMode | undefined {
+  return sandboxModes.find((mode) => policyTypeOfMode[mode] === policy.type);
+}
 
 export const SandboxPolicyInput = Type.Object(
   {

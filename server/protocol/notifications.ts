@@ -14,6 +14,7 @@ import { externalAgentConfigNotifications } from './externalAgentConfig';
 import { skillNotifications } from './skillMethods';
 import { appNotifications } from './appMethods';
 import { fuzzySearchNotifications } from './fsMethods';
+import { itemUpdateNotifications } from './itemUpdates';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -37,4 +38,5 @@ export const serverNotifications = {
   ...skillNotifications,
   ...appNotifications,
   ...fuzzySearchNotifications,
+  ...itemUpdateNotifications,
 } as const;

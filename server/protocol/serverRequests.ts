@@ -109,6 +109,9 @@ export type ServerRequestMethod = keyof typeof serverRequests;
 export type ServerRequestParamsOf<M extends ServerRequestMethod> = Static<
   (typeof serverRequests)[M]['params']
 >;
+export type ServerRequestResultOf<M extends ServerRequestMethod> = Static<
+  (typeof serverRequests)[M]['result']
+>;
 
 export const serverRequestNotifications = {
   'serverRequest/resolved': Shape({ threadId: Type.String(), requestId: RequestId }),

@@ -11,6 +11,7 @@ import { tempDir } from '../helpers/serverProcess';
 import { until } from '../helpers/until';
 
 const askingServer = join(repoRoot, 'test', 'fixtures', 'serverThatAsks.mjs');
+const notifyingServer = join(repoRoot, 'test', 'fixtures', 'serverThatNotifies.mjs');
 
 function client(
   home: string,
@@ -102,6 +103,25 @@ describe('the extension client against the real server', () => {
     await c.dispose();
   });
 
+  it('drops notifications that fail their schema (one log line per method) and keeps listening', async () => {
+    const { c, lines, states } = client(tempDir(), process.execPath, [notifyingServer]);
+    const heard: unknown[] = [];
+    c.onNotification((notification) => heard.push(notification));
+    await c.start();
+    await until(() => heard.length > 0);
+    assert.deepEqual(heard, [
+      { method: 'thread/name/updated', params: { threadId: 't', threadName: 'still here' } },
+    ]);
+    const malformed = lines.filter((line) => line.startsWith('ignoring malformed'));
+    assert.equal(malformed.length, 3, malformed.join('\n'));
+    assert.match(malformed[0], /item\/agentMessage\/delta: \/delta/);
+    assert.match(malformed[1], /thread\/closed/);
+    assert.match(malformed[2], /turn\/completed: \/turn/);
+    assert.ok(!lines.some((line) => /future\/thing|__proto__/.test(line)), 'unknown methods are not errors');
+    assert.deepEqual(states, ['starting', 'ready']);
+    await c.dispose();
+  });
+
   it('passes a server request to the handler registered for it, and its answer back', async () => {
     const { c, serverLines } = client(tempDir(), process.execPath, [
       askingServer,
@@ -120,7 +140,7 @@ describe('the extension client against the real server', () => {
     await until(() => serverLines.length > 0);
     assert.deepEqual(asked, [{ threadId: 't', turnId: 'u', itemId: 'i' }, 'ask-1']);
     assert.deepEqual(JSON.parse(serverLines[0]!.replace(/^answer /, '')), { decision: 'decline' });
-    stop();
+    stop.dispose();
     await c.dispose();
   });
 

@@ -31,7 +31,7 @@ describe('server request ids in the extension client', function () {
       ids.push(id);
       return answer(id);
     });
-    client.onNotification((method, params) => {
+    client.onNotification(({ method, params }) => {
       if (method === 'serverRequest/resolved') resolved.push(params);
     });
     const { thread } = await client.request('thread/start', {

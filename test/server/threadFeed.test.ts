@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { ServerClient } from '../../extension/client/serverClient';
 import { ThreadFeed, turnsPerPage, type FeedServer } from '../../extension/conversation/threadFeed';
-import type { HostMessage } from '../../webview/messages';
+import type { HostMessage } from '../../shared/webviewMessages';
 import { ConversationStore } from '../../webview/store/store';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../helpers/agent';
@@ -30,7 +30,7 @@ describe('the conversation feed against the real server', function () {
     });
     server = {
       request: (method, params) => client.request(method, params),
-      onAnyNotification: (listener) => ({ dispose: client.onNotification(listener) }),
+      onAnyNotification: (listener) => client.onNotification(listener),
     };
   });
   afterEach(() => client.dispose());
@@ -88,8 +88,8 @@ describe('the conversation feed against the real server', function () {
     const { thread } = await client.request('thread/start', {});
     const { thread: other } = await client.request('thread/start', {});
     const completed = new Set<string>();
-    client.onNotification((method, params) => {
-      if (method === 'turn/completed') completed.add((params as { turn: { id: string } }).turn.id);
+    client.onNotification(({ method, params }) => {
+      if (method === 'turn/completed') completed.add(params.turn.id);
     });
     for (let i = 0; i < total; i++) {
       const id = await turn(thread.id, `question ${i}`);

@@ -8,6 +8,7 @@ import {
   type ThreadNode,
   type TreeNode,
 } from '../../extension/threads/threadTreeModel';
+import type { ThreadStatus } from '../../server/protocol/thread';
 import { serverBundle } from '../helpers/paths';
 import { writeRollout } from '../helpers/rollouts';
 import { tempDir } from '../helpers/serverProcess';
@@ -61,7 +62,7 @@ function modelFor(client: ServerClient, scope: string[] | 'all' = ['/work/a'], p
   );
   const changes: (TreeNode[] | undefined)[] = [];
   model.onDidChange((nodes) => changes.push(nodes));
-  client.onNotification((method, params) => model.apply(method, params));
+  client.onNotification((notification) => model.apply(notification));
   return { model, changes };
 }
 
@@ -198,10 +199,10 @@ describe('the Threads tree model against the real server', () => {
     const id = thread(home, 0, 'busy');
     const { model, changes } = modelFor(start(home));
     await model.children();
-    const status = { type: 'active', activeFlags: ['waitingOnApproval'] } as const;
-    assert.equal(model.apply('thread/status/changed', { threadId: id, status }), true);
+    const status: ThreadStatus = { type: 'active', activeFlags: ['waitingOnApproval'] };
+    assert.equal(model.apply({ method: 'thread/status/changed', params: { threadId: id, status } }), true);
     assert.equal(model.waitingCount(), 1);
-    model.apply('thread/closed', { threadId: id });
+    model.apply({ method: 'thread/closed', params: { threadId: id } });
     assert.equal(model.waitingCount(), 0);
     assert.deepEqual(model.thread(id)!.thread.status, { type: 'notLoaded' });
     assert.equal(changes.length, 2);

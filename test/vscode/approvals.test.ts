@@ -246,8 +246,8 @@ describe('approvals in the editor', function () {
       const [prompt] = approvals.list(run.threadId);
       assert.equal(prompt!.kind, 'commandExecution');
       assert.equal(existsSync(marker), false);
-      assert.equal(approvals.answer<'commandExecution'>(prompt!.key, { decision }), true);
-      assert.equal(approvals.answer<'commandExecution'>(prompt!.key, { decision: 'accept' }), false);
+      assert.equal(approvals.answer(prompt!.key, { decision }), true);
+      assert.equal(approvals.answer(prompt!.key, { decision: 'accept' }), false);
       await run.completed();
       assert.equal(existsSync(marker), runs);
     });
@@ -269,7 +269,7 @@ describe('approvals in the editor', function () {
     shown.dispose();
     assert.ok(alerts.notified.includes(prompt!.key), 'its view went away: notified');
     assert.equal(alerts.notified.filter((key) => key === prompt!.key).length, 1, 'once');
-    approvals.answer<'commandExecution'>(prompt!.key, { decision: 'decline' });
+    approvals.answer(prompt!.key, { decision: 'decline' });
     await run.completed();
   });
 
@@ -296,10 +296,8 @@ describe('approvals in the editor', function () {
     assert.match(String(item.description), /^waiting for your approval/);
     assert.ok(((threads.view.badge?.value ?? 0) as number) >= 2);
 
-    for (const key of keys)
-      assert.equal(approvals.answer<'commandExecution'>(key, { decision: 'decline' }), true);
-    for (const key of keys)
-      assert.equal(approvals.answer<'commandExecution'>(key, { decision: 'accept' }), false);
+    for (const key of keys) assert.equal(approvals.answer(key, { decision: 'decline' }), true);
+    for (const key of keys) assert.equal(approvals.answer(key, { decision: 'accept' }), false);
     await first.completed();
     await second.completed();
     assert.equal(alerts.statusText, undefined);

@@ -236,7 +236,7 @@ describe('Threadline with the reference server (codex app-server 0.169)', () => 
       const [prompt] = approvals.list(thread.id);
       assert.equal(prompt!.kind, 'commandExecution');
       assert.equal(existsSync(marker), false);
-      assert.equal(approvals.answer<'commandExecution'>(prompt!.key, { decision }), true);
+      assert.equal(approvals.answer(prompt!.key, { decision }), true);
       await waitFor(() => completed, 20_000);
       subscription.dispose();
       assert.equal(existsSync(marker), runs);

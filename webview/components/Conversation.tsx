@@ -62,9 +62,9 @@ export function Conversation({ threadId }: { threadId: string }) {
       ) : row.kind === 'turnError' ? (
         <TurnError turnId={row.turnId} />
       ) : (
-        <ItemView itemKey={row.key} threadId={threadId} />
+        <ItemView itemKey={row.key} />
       ),
-    [threadId],
+    [],
   );
 
   return (

@@ -1,6 +1,10 @@
-// One row of the conversation: subscribes to its own item and picks the component for its type.
-import { memo, type ComponentType } from 'react';
-import type { AnyItem } from '../store/state';
+// One row of the conversation: subscribes to its own item and picks the component for its type. Known
+// items are narrowed to their protocol type, so each component reads typed fields; a new item type in
+// the protocol fails to compile here until it has a component.
+import { memo } from 'react';
+import type { ThreadItem } from '../../server/protocol/items';
+import { isThreadItem } from '../../server/protocol/itemTypes';
+import type { UnknownItem } from '../store/state';
 import { useItem } from './hooks';
 import { CommandExecution } from './items/CommandExecution';
 import { FileChange } from './items/FileChange';
@@ -8,35 +12,50 @@ import { AgentMessage, PlanText, Reasoning, UserMessage } from './items/messages
 import { ContextCompaction, GenericCard, ImageView, ReviewMode } from './items/misc';
 import { ToolCall, WebSearch } from './items/ToolCall';
 
-export interface ItemProps {
-  item: AnyItem;
-  itemKey: string;
-  threadId: string;
-}
-
-const components: Record<string, ComponentType<ItemProps>> = {
-  userMessage: UserMessage,
-  agentMessage: AgentMessage,
-  reasoning: Reasoning,
-  plan: PlanText,
-  commandExecution: CommandExecution,
-  fileChange: FileChange,
-  mcpToolCall: ToolCall,
-  dynamicToolCall: ToolCall,
-  webSearch: WebSearch,
-  imageView: ImageView,
-  enteredReviewMode: ReviewMode,
-  exitedReviewMode: ReviewMode,
-  contextCompaction: ContextCompaction,
-};
-
-export const ItemView = memo(function ItemView({ itemKey, threadId }: { itemKey: string; threadId: string }) {
+export const ItemView = memo(function ItemView({ itemKey }: { itemKey: string }) {
   const item = useItem(itemKey);
   if (!item) return null;
-  const Component = components[item.type] ?? GenericCard;
   return (
     <div className="tl-row" data-item-type={item.type} data-item-id={item.id}>
-      <Component item={item} itemKey={itemKey} threadId={threadId} />
+      {isThreadItem(item) ? <KnownItem item={item} itemKey={itemKey} /> : <OtherItem item={item} />}
     </div>
   );
 });
+
+function KnownItem({ item, itemKey }: { item: ThreadItem; itemKey: string }) {
+  switch (item.type) {
+    case 'userMessage':
+      return <UserMessage item={item} />;
+    case 'agentMessage':
+      return <AgentMessage item={item} />;
+    case 'reasoning':
+      return <Reasoning item={item} />;
+    case 'plan':
+      return <PlanText item={item} />;
+    case 'commandExecution':
+      return <CommandExecution item={item} />;
+    case 'fileChange':
+      return <FileChange item={item} />;
+    case 'mcpToolCall':
+    case 'dynamicToolCall':
+      return <ToolCall item={item} itemKey={itemKey} />;
+    case 'imageView':
+      return <ImageView item={item} />;
+    case 'enteredReviewMode':
+    case 'exitedReviewMode':
+      return <ReviewMode item={item} />;
+    case 'contextCompaction':
+      return <ContextCompaction />;
+    default:
+      return unhandled(item);
+  }
+}
+
+/** Item types of a newer (or the reference) protocol: web searches get their card, others the generic one. */
+function OtherItem({ item }: { item: UnknownItem }) {
+  return item.type === 'webSearch' ? <WebSearch item={item} /> : <GenericCard item={item} />;
+}
+
+function unhandled(item: never): never {
+  throw new Error(`no component for item ${JSON.stringify(item)}`);
+}

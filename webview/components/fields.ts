@@ -1,5 +1,5 @@
-// Reading fields of items whose types this build may not have in server/protocol yet (tool calls from
-// the 0.169 schema): every read checks the type, so an unexpected shape renders as missing, never throws.
+// Reading fields of items whose types server/protocol does not define (a web search from the reference
+// server), and formatting: every read checks the type, so an unexpected shape renders as missing.
 import type { AnyItem } from '../store/state';
 
 type Bag = Record<string, unknown>;
@@ -9,19 +9,9 @@ export function str(item: AnyItem | Bag, field: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function num(item: AnyItem | Bag, field: string): number | undefined {
-  const value = (item as Bag)[field];
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 export function list(item: AnyItem | Bag, field: string): Bag[] {
   const value = (item as Bag)[field];
   return Array.isArray(value) ? value.filter((v): v is Bag => typeof v === 'object' && v !== null) : [];
-}
-
-export function strings(item: AnyItem | Bag, field: string): string[] {
-  const value = (item as Bag)[field];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 export function formatDuration(ms: number): string {

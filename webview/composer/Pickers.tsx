@@ -4,20 +4,21 @@
 // Single components, not the barrel: the barrel defines every element (≈200 KiB) on import.
 import VscodeOption from '@vscode-elements/react-elements/dist/components/VscodeOption.js';
 import VscodeSingleSelect from '@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js';
+import type { ApprovalPolicy, SandboxMode } from '../../server/protocol/enums';
 import type { Model } from '../../server/protocol/modelMethods';
-import type { PickerDefaults, TurnOverrides } from '../messages';
+import type { PickerDefaults, TurnOverrides } from '../../shared/webviewMessages';
 
 const approvals = [
   ['untrusted', 'Ask for untrusted commands'],
   ['on-request', 'Ask when the agent requests'],
   ['never', 'Never ask'],
-] as const;
+] as const satisfies readonly (readonly [ApprovalPolicy, string])[];
 
 const sandboxes = [
   ['read-only', 'Read only'],
   ['workspace-write', 'Workspace write'],
   ['danger-full-access', 'Full access'],
-] as const;
+] as const satisfies readonly (readonly [SandboxMode, string])[];
 
 interface Props {
   value: TurnOverrides;
@@ -69,7 +70,7 @@ export function PolicyPickers({ value, defaults, onChange }: Props) {
         <Select
           label="Approval policy"
           value={value.approvalPolicy ?? defaults.approvalPolicy}
-          onChange={(v) => onChange({ ...value, approvalPolicy: v })}
+          onChange={(v) => onChange({ ...value, approvalPolicy: approvals.find(([id]) => id === v)?.[0] })}
         >
           {approvals.map(([id, label]) => (
             <Choice key={id} id={id} label={label} forbidden={defaults.forbidden?.[id]} />
@@ -81,7 +82,7 @@ export function PolicyPickers({ value, defaults, onChange }: Props) {
         <Select
           label="Sandbox"
           value={value.sandbox ?? defaults.sandbox}
-          onChange={(v) => onChange({ ...value, sandbox: v })}
+          onChange={(v) => onChange({ ...value, sandbox: sandboxes.find(([id]) => id === v)?.[0] })}
         >
           {sandboxes.map(([id, label]) => (
             <Choice key={id} id={id} label={label} forbidden={defaults.forbidden?.[id]} />

@@ -1,7 +1,7 @@
 // A file change the agent wants to make: its files with kind and +/- counts (from the fileChange item
 // the request belongs to), the reason, "Open diff" for the editor's diff view, and the decisions.
 import type { FileChangeApprovalDecision } from '../../server/protocol/serverRequests';
-import { list, str } from '../components/fields';
+import { isThreadItem } from '../../server/protocol/itemTypes';
 import { useHost, useItem, useView } from '../components/hooks';
 import { countChange, FileSummary } from '../components/items/FileChange';
 import { itemKey } from '../store/state';
@@ -13,7 +13,7 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
   const host = useHost();
   const item = useItem(itemKey(prompt.turnId, prompt.itemId));
   const cwd = useView((s) => s.thread?.cwd);
-  const changes = item ? list(item, 'changes') : [];
+  const changes = item && isThreadItem(item) && item.type === 'fileChange' ? item.changes : [];
   const choices = fileChoices();
   const choose = (decision: FileChangeApprovalDecision) => answer(prompt.key, { decision });
   const title = changes.length > 1 ? `Apply changes to ${changes.length} files?` : 'Apply this change?';
@@ -39,9 +39,9 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
     >
       <ul className="tl-prompt-files" aria-label="Files">
         {changes.map((change, index) => {
-          const path = str(change, 'path') ?? '';
-          const kind = str((change.kind ?? {}) as Record<string, unknown>, 'type') ?? 'update';
-          const { added, removed } = countChange(kind, str(change, 'diff') ?? '');
+          const { path, diff } = change;
+          const kind = change.kind.type;
+          const { added, removed } = countChange(kind, diff);
           return (
             <li key={index} className="tl-file-head">
               <FileSummary path={path} kind={kind} cwd={cwd} added={added} removed={removed} />

@@ -1,11 +1,13 @@
 // The pure reducer: (state, protocol notification) → state. Unchanged records keep their identity,
-// so a component subscribed to one item re-renders only when that item changed. Malformed or
-// unknown notifications leave the state as it was: the protocol grows, and bad input must not
-// break the view.
-import type { ThreadItem } from '../../server/protocol/items';
-import type { NotificationParamsOf } from '../../server/protocol/methods';
+// so a component subscribed to one item re-renders only when that item changed. Each notification is
+// checked against its method's schema once, here, where it enters the view; malformed or unknown ones
+// leave the state as it was (the protocol grows, and bad input must not break the view).
+import type { ReasoningItem, ThreadItem } from '../../server/protocol/items';
+import { isThreadItem } from '../../server/protocol/itemTypes';
+import { checkNotification } from '../../server/protocol/notificationCheck';
+import { routeNotification, type NotificationHandlers } from '../../server/protocol/notificationRoutes';
 import type { Turn } from '../../server/protocol/thread';
-import type { ProtocolNotification, ThreadSnapshot } from '../messages';
+import type { ProtocolNotification, ThreadSnapshot } from '../../shared/webviewMessages';
 import {
   emptyState,
   endsInError,
@@ -15,7 +17,6 @@ import {
   type AnyItem,
   type ConversationState,
   type Row,
-  type TokenUsage,
   type TurnView,
 } from './state';
 
@@ -74,134 +75,92 @@ function withEntry<T>(map: Record<string, T>, key: string, value: T): Record<str
 }
 
 function reduceOne(state: ConversationState, notification: ProtocolNotification): ConversationState {
-  const params = notification.params;
-  if (!isRecord(params) || !state.thread) return state;
-  if (typeof params.threadId === 'string' && params.threadId !== state.thread.id) return state;
-  if (notification.method === 'thread/started') return state;
-  const handler = handlers[notification.method];
-  return handler ? handler(state, params) : state;
+  if (!state.thread) return state;
+  // The one check of what the host posted: past it, handlers read their method's params as typed.
+  const checked = checkNotification(notification.method, notification.params);
+  if (!checked) return state;
+  if ('threadId' in checked.params && checked.params.threadId !== state.thread.id) return state;
+  return routeNotification(handlers, checked, state) ?? state;
 }
 
-type Handler = (state: ConversationState, params: Record<string, unknown>) => ConversationState;
-
-/** Text appended to one field of an item, for the item/…/delta notifications. */
-interface ItemDelta {
-  turnId: string;
-  itemId: string;
-  delta: string;
-}
-
-const handlers: Record<string, Handler> = {
-  'thread/status/changed': (state, p) =>
-    isRecord(p.status)
-      ? {
-          ...state,
-          thread: {
-            ...state.thread!,
-            status: p.status as NotificationParamsOf<'thread/status/changed'>['status'],
-          },
-        }
-      : state,
-  'thread/name/updated': (state, p) =>
-    p.threadName === null || typeof p.threadName === 'string'
-      ? { ...state, thread: { ...state.thread!, name: p.threadName } }
-      : state,
+const handlers: NotificationHandlers<ConversationState, [ConversationState]> = {
+  'thread/status/changed': (state, { status }) => ({ ...state, thread: { ...state.thread!, status } }),
+  'thread/name/updated': (state, { threadName }) => ({
+    ...state,
+    thread: { ...state.thread!, name: threadName },
+  }),
   'thread/closed': (state) => ({ ...state, thread: { ...state.thread!, status: { type: 'notLoaded' } } }),
-  'turn/started': (state, p) => (isTurn(p.turn) ? upsertTurn(state, p.turn) : state),
-  'turn/completed': (state, p) => (isTurn(p.turn) ? upsertTurn(state, p.turn) : state),
-  'turn/plan/updated': (state, p) => {
-    if (typeof p.turnId !== 'string' || !Array.isArray(p.plan)) return state;
-    const plan = { explanation: typeof p.explanation === 'string' ? p.explanation : null, steps: p.plan };
-    return updateTurn(state, p.turnId, (t) => ({ ...t, plan }));
-  },
-  'turn/diff/updated': (state, p) =>
-    typeof p.turnId === 'string' && typeof p.diff === 'string'
-      ? updateTurn(state, p.turnId, (t) => ({ ...t, diff: p.diff as string }))
-      : state,
-  'item/started': (state, p) =>
-    typeof p.turnId === 'string' && isItem(p.item) ? upsertItem(state, p.turnId, p.item) : state,
-  'item/completed': (state, p) =>
-    typeof p.turnId === 'string' && isItem(p.item) ? upsertItem(state, p.turnId, p.item) : state,
-  'item/agentMessage/delta': appendTo('agentMessage', (item, d) => ({
-    ...item,
-    text: text(item.text) + d.delta,
-  })),
-  'item/plan/delta': appendTo('plan', (item, d) => ({ ...item, text: text(item.text) + d.delta })),
-  'item/reasoning/summaryTextDelta': appendTo('reasoning', (item, d, p) =>
-    appendPart(item, 'summary', p.summaryIndex, d.delta),
-  ),
-  'item/reasoning/summaryPartAdded': appendTo('reasoning', (item, _d, p) =>
-    appendPart(item, 'summary', p.summaryIndex, ''),
-  ),
-  'item/reasoning/textDelta': appendTo('reasoning', (item, d, p) =>
-    appendPart(item, 'content', p.contentIndex, d.delta),
-  ),
-  'item/commandExecution/outputDelta': appendTo('commandExecution', (item, d) => ({
-    ...item,
-    aggregatedOutput: text(item.aggregatedOutput) + d.delta,
-  })),
-  'item/fileChange/patchUpdated': (state, p) =>
-    typeof p.turnId === 'string' && typeof p.itemId === 'string' && Array.isArray(p.changes)
-      ? updateItem(state, p.turnId, p.itemId, (item) => ({ ...item, changes: p.changes }))
-      : state,
-  'item/mcpToolCall/progress': (state, p) => {
-    if (typeof p.turnId !== 'string' || typeof p.itemId !== 'string' || typeof p.message !== 'string')
-      return state;
-    return { ...state, progress: withEntry(state.progress, itemKey(p.turnId, p.itemId), p.message) };
-  },
-  'thread/tokenUsage/updated': (state, p) => {
-    if (typeof p.turnId !== 'string' || !isRecord(p.tokenUsage) || !isRecord(p.tokenUsage.last)) return state;
-    const usage = p.tokenUsage as unknown as TokenUsage;
-    return updateTurn({ ...state, tokenUsage: usage }, p.turnId, (t) => ({ ...t, usage: usage.total }));
-  },
-  error: (state, p) => {
-    if (typeof p.turnId !== 'string' || !isRecord(p.error) || typeof p.error.message !== 'string')
-      return state;
-    const error = p.error as unknown as TurnView['error'] & object;
-    return updateTurn(state, p.turnId, (t) =>
-      p.willRetry === true ? { ...t, retrying: error.message } : { ...t, error, retrying: null },
-    );
-  },
+  'turn/started': (state, { turn }) => upsertTurn(state, turn),
+  'turn/completed': (state, { turn }) => upsertTurn(state, turn),
+  'turn/plan/updated': (state, { turnId, explanation, plan }) =>
+    updateTurn(state, turnId, (t) => ({ ...t, plan: { explanation: explanation ?? null, steps: plan } })),
+  'turn/diff/updated': (state, { turnId, diff }) => updateTurn(state, turnId, (t) => ({ ...t, diff })),
+  'item/started': (state, { turnId, item }) => upsertItem(state, turnId, item),
+  'item/completed': (state, { turnId, item }) => upsertItem(state, turnId, item),
+  'item/agentMessage/delta': (state, d) =>
+    appendTo(state, d, 'agentMessage', (item) => ({ ...item, text: item.text + d.delta })),
+  'item/plan/delta': (state, d) =>
+    appendTo(state, d, 'plan', (item) => ({ ...item, text: item.text + d.delta })),
+  'item/reasoning/summaryTextDelta': (state, d) =>
+    appendTo(state, d, 'reasoning', (item) => appendPart(item, 'summary', d.summaryIndex, d.delta)),
+  'item/reasoning/summaryPartAdded': (state, d) =>
+    appendTo(state, d, 'reasoning', (item) => appendPart(item, 'summary', d.summaryIndex, '')),
+  'item/reasoning/textDelta': (state, d) =>
+    appendTo(state, d, 'reasoning', (item) => appendPart(item, 'content', d.contentIndex, d.delta)),
+  'item/commandExecution/outputDelta': (state, d) =>
+    appendTo(state, d, 'commandExecution', (item) => ({
+      ...item,
+      aggregatedOutput: (item.aggregatedOutput ?? '') + d.delta,
+    })),
+  'item/fileChange/patchUpdated': (state, { turnId, itemId, changes }) =>
+    updateItem(state, turnId, itemId, 'fileChange', (item) => ({ ...item, changes })),
+  'item/mcpToolCall/progress': (state, { turnId, itemId, message }) => ({
+    ...state,
+    progress: withEntry(state.progress, itemKey(turnId, itemId), message),
+  }),
+  'thread/tokenUsage/updated': (state, { turnId, tokenUsage }) =>
+    updateTurn({ ...state, tokenUsage }, turnId, (t) => ({ ...t, usage: tokenUsage.total })),
+  error: (state, { turnId, error, willRetry }) =>
+    updateTurn(state, turnId, (t) =>
+      willRetry ? { ...t, retrying: error.message } : { ...t, error, retrying: null },
+    ),
 };
 
-/** A delta handler for items of one type; a delta for an item not seen yet starts it empty. */
-function appendTo(
-  type: string,
-  apply: (
-    item: Record<string, unknown> & AnyItem,
-    delta: ItemDelta,
-    params: Record<string, unknown>,
-  ) => AnyItem,
-): Handler {
-  return (state, p) => {
-    if (typeof p.turnId !== 'string' || typeof p.itemId !== 'string' || typeof p.delta !== 'string')
-      return state;
-    const delta = p as unknown as ItemDelta;
-    const key = itemKey(delta.turnId, delta.itemId);
-    const started = state.items[key]
-      ? state
-      : upsertItem(state, delta.turnId, placeholder(type, delta.itemId));
-    return updateItem(started, delta.turnId, delta.itemId, (item) => apply(item, delta, p));
-  };
+/** The items text deltas stream into, each with how a delta for one not seen yet starts it. */
+const placeholders: { [T in StreamedType]: (id: string) => ItemOf<T> } = {
+  agentMessage: (id) => ({ type: 'agentMessage', id, text: '' }),
+  plan: (id) => ({ type: 'plan', id, text: '' }),
+  reasoning: (id) => ({ type: 'reasoning', id, summary: [], content: [] }),
+  commandExecution: (id) => ({
+    type: 'commandExecution',
+    id,
+    command: '',
+    cwd: '',
+    commandActions: [],
+    status: 'inProgress',
+  }),
+};
+type StreamedType = 'agentMessage' | 'plan' | 'reasoning' | 'commandExecution';
+type ItemOf<T extends ThreadItem['type']> = Extract<ThreadItem, { type: T }>;
+
+/** Applies a delta to its item; a delta for an item not seen yet starts it empty. */
+function appendTo<T extends StreamedType>(
+  state: ConversationState,
+  { turnId, itemId }: { turnId: string; itemId: string },
+  type: T,
+  apply: (item: ItemOf<T>) => ItemOf<T>,
+): ConversationState {
+  const started = state.items[itemKey(turnId, itemId)]
+    ? state
+    : upsertItem(state, turnId, placeholders[type](itemId));
+  return updateItem(started, turnId, itemId, type, apply);
 }
 
-function placeholder(type: string, id: string): AnyItem {
-  if (type === 'reasoning') return { type, id, summary: [], content: [] };
-  if (type === 'commandExecution')
-    return { type, id, command: '', cwd: '', commandActions: [], status: 'inProgress' };
-  return { type, id, text: '' };
-}
-
-function appendPart(
-  item: Record<string, unknown> & AnyItem,
-  field: 'summary' | 'content',
-  index: unknown,
-  delta: string,
-): AnyItem {
-  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index > 10_000) return item;
-  const parts = Array.isArray(item[field]) ? [...(item[field] as string[])] : [];
+function appendPart(item: ReasoningItem, field: 'summary' | 'content', index: number, delta: string) {
+  if (index < 0 || index > 10_000) return item;
+  const parts = [...item[field]];
   while (parts.length <= index) parts.push('');
-  parts[index] = text(parts[index]) + delta;
+  parts[index] += delta;
   return { ...item, [field]: parts };
 }
 
@@ -270,16 +229,22 @@ function placeholderTurn(id: string): Turn {
   };
 }
 
-function updateItem(
+/** Changes an item of the given type; an item missing or of another type is left alone. */
+function updateItem<T extends ThreadItem['type']>(
   state: ConversationState,
   turnId: string,
   itemId: string,
-  change: (item: Record<string, unknown> & AnyItem) => AnyItem,
+  type: T,
+  change: (item: ItemOf<T>) => ItemOf<T>,
 ): ConversationState {
   const key = itemKey(turnId, itemId);
   const item = state.items[key];
-  if (!item) return state;
-  return { ...state, items: withEntry(state.items, key, change(item as Record<string, unknown> & AnyItem)) };
+  if (!item || !isOfType(item, type)) return state;
+  return { ...state, items: withEntry(state.items, key, change(item)) };
+}
+
+function isOfType<T extends ThreadItem['type']>(item: AnyItem, type: T): item is ItemOf<T> {
+  return isThreadItem(item) && item.type === type;
 }
 
 function updateTurn(
@@ -303,7 +268,7 @@ function addTurns(state: ConversationState, turns: Turn[], where: 'append' | 'pr
   const items = { ...state.items };
   for (const turn of turns) {
     const view = { ...newTurn(turn.id), ...pickTurn(turn), itemKeys: [] as string[] };
-    for (const item of turn.items.filter(isItem)) {
+    for (const item of turn.items) {
       const key = itemKey(turn.id, item.id);
       if (!(key in items)) view.itemKeys.push(key);
       items[key] = item;
@@ -329,25 +294,4 @@ function withRows(state: ConversationState): ConversationState {
       rows.push({ kind: 'turnError', key: turnErrorRowKey(turnId), turnId });
   }
   return { ...state, rows };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isItem(value: unknown): value is ThreadItem {
-  return isRecord(value) && typeof value.type === 'string' && typeof value.id === 'string';
-}
-
-function isTurn(value: unknown): value is Turn {
-  return (
-    isRecord(value) &&
-    typeof value.id === 'string' &&
-    typeof value.status === 'string' &&
-    Array.isArray(value.items)
-  );
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }

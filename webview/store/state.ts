@@ -2,30 +2,18 @@
 // Items are keyed by turn and item id (`itemKey`), turns by id, and `rows` is the flat list the
 // virtualized view renders; it changes only when a turn or an item is added, never on a text delta.
 import type { ThreadItem } from '../../server/protocol/items';
+import type { NotificationParamsOf } from '../../server/protocol/methods';
 import type { Thread, TurnError, TurnStatus } from '../../server/protocol/thread';
-import type { ThreadSettings } from '../messages';
+import type { ThreadSettings } from '../../shared/webviewMessages';
 
-/** A known item, or one of a type this build does not know yet (rendered by the generic card). */
-export type AnyItem = ThreadItem | { type: string; id: string; [field: string]: unknown };
+/** An item of a type this build does not know yet (rendered by the generic card). */
+export type UnknownItem = { type: string; id: string; [field: string]: unknown };
+/** A known item (narrow with isThreadItem), or one of a newer protocol. */
+export type AnyItem = ThreadItem | UnknownItem;
 
-export interface PlanStep {
-  step: string;
-  status: 'pending' | 'inProgress' | 'completed';
-}
-
-export interface TokenBreakdown {
-  totalTokens: number;
-  inputTokens: number;
-  cachedInputTokens: number;
-  outputTokens: number;
-  reasoningOutputTokens: number;
-}
-
-export interface TokenUsage {
-  total: TokenBreakdown;
-  last: TokenBreakdown;
-  modelContextWindow: number | null;
-}
+export type PlanStep = NotificationParamsOf<'turn/plan/updated'>['plan'][number];
+export type TokenUsage = NotificationParamsOf<'thread/tokenUsage/updated'>['tokenUsage'];
+export type TokenBreakdown = TokenUsage['total'];
 
 export interface TurnView {
   id: string;

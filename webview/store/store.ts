@@ -1,7 +1,9 @@
 // The webview's store: takes host messages, checks their sequence numbers, applies deltas through the
 // pure reducer at most once per frame, and tells subscribers what changed — item subscribers only
 // when their own item changed, view subscribers only when something other than item content did.
-import type { HostMessage, ProtocolNotification, StartInfo } from '../messages';
+import { Emitter } from '../../shared/emitter';
+import type { IDisposable } from '../../shared/lifecycle';
+import type { HostMessage, ProtocolNotification, StartInfo } from '../../shared/webviewMessages';
 import { noPrompts, reducePrompts, type PromptAction, type PromptState } from './prompts';
 import { fromSnapshot, prependTurns, reduceAll } from './reducer';
 import { emptyState, type ConversationState } from './state';
@@ -23,10 +25,11 @@ export class ConversationStore {
   private readonly pending = new Map<number, ProtocolNotification>();
   private scheduled = false;
   private awaitingResync = false;
-  private readonly viewListeners = new Set<() => void>();
-  private readonly itemListeners = new Map<string, Set<() => void>>();
+  private readonly viewChanged = new Emitter<void>();
+  /** One emitter per item someone watches, dropped when its last listener goes. */
+  private readonly itemChanged = new Map<string, Emitter<void>>();
   private prompts: PromptState = noPrompts;
-  private readonly promptListeners = new Set<() => void>();
+  private readonly promptsChanged = new Emitter<void>();
   /** Why the view is empty, when no thread is shown. */
   emptyReason: string | undefined;
   /** With no thread shown: the recent threads and a new thread's settings (once the host sent them). */
@@ -43,35 +46,29 @@ export class ConversationStore {
   getState = (): ConversationState => this.state;
 
   /** For anything but item content: rows, turns, the thread, usage. */
-  subscribe = (listener: () => void): (() => void) => {
-    this.viewListeners.add(listener);
-    return () => this.viewListeners.delete(listener);
-  };
+  subscribe = (listener: () => void): (() => void) => unsubscriber(this.viewChanged.event(listener));
 
   subscribeItem(key: string, listener: () => void): () => void {
-    let set = this.itemListeners.get(key);
-    if (!set) this.itemListeners.set(key, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.itemListeners.delete(key);
-    };
+    let emitter = this.itemChanged.get(key);
+    if (!emitter) {
+      const created = new Emitter<void>({ onDidRemoveLastListener: () => this.itemChanged.delete(key) });
+      this.itemChanged.set(key, (emitter = created));
+    }
+    return unsubscriber(emitter.event(listener));
   }
 
   getPrompts = (): PromptState => this.prompts;
 
   /** For the prompts (approvals, questions) of the shown thread. */
-  subscribePrompts = (listener: () => void): (() => void) => {
-    this.promptListeners.add(listener);
-    return () => this.promptListeners.delete(listener);
-  };
+  subscribePrompts = (listener: () => void): (() => void) =>
+    unsubscriber(this.promptsChanged.event(listener));
 
   /** Prompt changes made in the page itself: an answer given here, an outcome shown long enough. */
   dispatchPrompts(action: PromptAction): void {
     const next = reducePrompts(this.prompts, action);
     if (next === this.prompts) return;
     this.prompts = next;
-    for (const listener of [...this.promptListeners]) listener();
+    this.promptsChanged.fire();
   }
 
   receive(message: HostMessage): void {
@@ -101,7 +98,7 @@ export class ConversationStore {
         this.restricted = message.context.restricted;
         this.commit(emptyState);
         // `start` and `emptyReason` live beside the state: their readers are told here.
-        for (const listener of [...this.viewListeners]) listener();
+        this.viewChanged.fire();
         return;
       case 'delta':
         if (message.threadId !== this.threadId || message.seq <= this.lastSeq) return; // stale or duplicate
@@ -112,7 +109,7 @@ export class ConversationStore {
       case 'revealTurn':
         if (message.threadId !== this.threadId) return;
         this.revealTurnId = message.turnId;
-        for (const listener of [...this.viewListeners]) listener();
+        this.viewChanged.fire();
         return;
       case 'olderTurns':
         if (message.threadId !== this.threadId) return;
@@ -153,12 +150,17 @@ export class ConversationStore {
     if (next === previous) return;
     this.state = next;
     if (next.items !== previous.items) {
-      for (const [key, listeners] of this.itemListeners) {
-        if (next.items[key] !== previous.items[key]) for (const listener of [...listeners]) listener();
+      for (const [key, emitter] of [...this.itemChanged]) {
+        if (next.items[key] !== previous.items[key]) emitter.fire();
       }
     }
-    if (viewChanged(previous, next)) for (const listener of [...this.viewListeners]) listener();
+    if (viewChanged(previous, next)) this.viewChanged.fire();
   }
+}
+
+/** React's useSyncExternalStore takes an unsubscribe function, not a disposable. */
+function unsubscriber(subscription: IDisposable): () => void {
+  return () => subscription.dispose();
 }
 
 function viewChanged(a: ConversationState, b: ConversationState): boolean {

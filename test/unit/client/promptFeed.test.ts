@@ -10,7 +10,7 @@ import {
 } from '../../../extension/approvals/promptLedger';
 import type { PendingPrompt } from '../../../extension/approvals/pendingApprovals';
 import { PromptFeed, type PromptRegistry } from '../../../extension/conversation/promptFeed';
-import type { HostMessage } from '../../../webview/messages';
+import type { HostMessage, PromptResult } from '../../../shared/webviewMessages';
 
 const command = (key: string, threadId: string): PendingPrompt => ({
   key,
@@ -35,7 +35,7 @@ function registry() {
     },
     list: (threadId?: string) => ledger.list(threadId),
     get: (key: string) => ledger.get(key),
-    answer: (key: string, result: unknown) => ledger.settle(key, { answered: result }),
+    answer: (key: string, result: PromptResult) => ledger.settle(key, { answered: result }),
     markVisible: (threadId: string) => {
       visible.push(threadId);
       return { dispose: () => visible.splice(visible.indexOf(threadId), 1) };

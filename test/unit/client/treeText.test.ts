@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { recencyOf, relativeTime } from '../../../extension/threads/recency';
-import { statusLook, threadLabel } from '../../../extension/threads/threadLabels';
+import { statusLook } from '../../../extension/threads/threadLabels';
+import { threadTitle as threadLabel } from '../../../shared/threadTitle';
 
 // Local times, as the user sees them: Wednesday 2026-11-18 15:00.
 const now = new Date(2026, 10, 18, 15, 0, 0);

@@ -3,7 +3,7 @@
 // sent once set up; a failed turn's error stands under its prompt.
 import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
-import type { SetupAction, SetupStatus, StartInfo } from '../../../webview/messages';
+import type { SetupAction, SetupStatus, StartInfo } from '../../../shared/webviewMessages';
 import { deltas, n, snapshot, turn, userMessage } from './conversationFixtures';
 import { useAppDom } from './dom';
 import type { Page as PageType } from './page';
@@ -103,7 +103,11 @@ describe('webview first run (jsdom)', () => {
   it("offers the server's effective policy, greying out what requirements.toml forbids", async () => {
     const page = await openEmpty();
     const reason = 'Not allowed by requirements.toml (allowed: untrusted, on-request)';
-    const defaults = { ...start.defaults, approvalPolicy: 'on-request', sandbox: 'read-only' };
+    const defaults = {
+      ...start.defaults,
+      approvalPolicy: 'on-request' as const,
+      sandbox: 'read-only' as const,
+    };
     await page.receive({
       type: 'empty',
       context: { kind: 'sidebar', restricted: false },

@@ -84,7 +84,11 @@ describe('webview reducer', () => {
   it('streams reasoning summary parts and content', () => {
     const s = apply(
       base(),
-      n('item/started', { turnId: 't1', item: { type: 'reasoning', id: 'r1', summary: [], content: [] } }),
+      n('item/started', {
+        turnId: 't1',
+        item: { type: 'reasoning', id: 'r1', summary: [], content: [] },
+        startedAtMs: 1,
+      }),
       n('item/reasoning/summaryTextDelta', { turnId: 't1', itemId: 'r1', delta: 'Plan', summaryIndex: 0 }),
       n('item/reasoning/summaryPartAdded', { turnId: 't1', itemId: 'r1', summaryIndex: 1 }),
       n('item/reasoning/summaryTextDelta', { turnId: 't1', itemId: 'r1', delta: 'Act', summaryIndex: 1 }),
@@ -109,7 +113,7 @@ describe('webview reducer', () => {
     };
     const s = apply(
       base(),
-      n('item/started', { turnId: 't1', item: { type: 'plan', id: 'p1', text: '' } }),
+      n('item/started', { turnId: 't1', item: { type: 'plan', id: 'p1', text: '' }, startedAtMs: 1 }),
       n('item/plan/delta', { turnId: 't1', itemId: 'p1', delta: '1. read' }),
       n('turn/plan/updated', {
         turnId: 't1',
@@ -117,7 +121,7 @@ describe('webview reducer', () => {
         plan: [{ step: 'read', status: 'inProgress' }],
       }),
       n('turn/diff/updated', { turnId: 't1', diff: 'diff --git a/x b/x' }),
-      n('item/started', { turnId: 't1', item: command }),
+      n('item/started', { turnId: 't1', item: command, startedAtMs: 1 }),
       n('item/commandExecution/outputDelta', { turnId: 't1', itemId: 'c1', delta: 'a\n' }),
       n('item/commandExecution/outputDelta', { turnId: 't1', itemId: 'c1', delta: 'b\n' }),
     );
@@ -135,7 +139,7 @@ describe('webview reducer', () => {
     const changes = [{ path: 'a.ts', kind: { type: 'add' }, diff: '+x' }];
     const s = apply(
       base(),
-      n('item/started', { turnId: 't1', item: change }),
+      n('item/started', { turnId: 't1', item: change, startedAtMs: 1 }),
       n('item/fileChange/patchUpdated', { turnId: 't1', itemId: 'f1', changes }),
       n('item/mcpToolCall/progress', { turnId: 't1', itemId: 'm1', message: 'halfway' }),
     );
@@ -189,8 +193,8 @@ describe('webview reducer', () => {
   it('treats a repeated item/started as one item, and an item before its turn as a new turn', () => {
     const s = apply(
       base(),
-      n('item/started', { turnId: 't9', item: agentMessage('a9', '') }),
-      n('item/started', { turnId: 't9', item: agentMessage('a9', '') }),
+      n('item/started', { turnId: 't9', item: agentMessage('a9', ''), startedAtMs: 1 }),
+      n('item/started', { turnId: 't9', item: agentMessage('a9', ''), startedAtMs: 1 }),
       n('item/agentMessage/delta', { turnId: 't9', itemId: 'x', delta: 'lost start' }),
     );
     assert.deepEqual(s.turns.t9.itemKeys, ['t9/a9', 't9/x']);
@@ -227,7 +231,7 @@ describe('webview reducer', () => {
   it('keeps an item of an unknown type for the generic card', () => {
     const s = reduce(
       base(),
-      n('item/started', { turnId: 't1', item: { type: 'hologram', id: 'h1', beam: 3 } }),
+      n('item/started', { turnId: 't1', item: { type: 'hologram', id: 'h1', beam: 3 }, startedAtMs: 1 }),
     );
     assert.deepEqual(s.items['t1/h1'], { type: 'hologram', id: 'h1', beam: 3 });
   });

@@ -94,7 +94,9 @@ describe('webview store', () => {
     for (const m of deltas(11, [delta('a'), delta('b')])) h.store.receive(m);
     h.frame();
     assert.deepEqual([itemCalls, otherItemCalls, viewCalls], [1, 0, 0]);
-    h.store.receive(deltas(13, [n('item/started', { turnId: 't1', item: agentMessage('a2', '') })])[0]);
+    h.store.receive(
+      deltas(13, [n('item/started', { turnId: 't1', item: agentMessage('a2', ''), startedAtMs: 1 })])[0],
+    );
     h.frame();
     assert.deepEqual([itemCalls, otherItemCalls, viewCalls], [1, 0, 1]);
   });

@@ -1,32 +1,31 @@
 // A command the agent ran: the command line, where, its live output (the last lines, all on demand),
 // exit code, duration and status.
 import { useState } from 'react';
-import type { AnyItem } from '../../store/state';
-import { num, str } from '../fields';
+import type { CommandExecutionItem } from '../../../server/protocol/commandExecution';
 import { StatusBadge } from './status';
 
 /** Output lines shown while collapsed; a long build log stays one glance high. */
 export const outputTailLines = 12;
 
-export function CommandExecution({ item }: { item: AnyItem }) {
+export function CommandExecution({ item }: { item: CommandExecutionItem }) {
   const [showAll, setShowAll] = useState(false);
-  const output = str(item, 'aggregatedOutput') ?? '';
+  const output = item.aggregatedOutput ?? '';
   const lines = output.replace(/\n$/, '').split('\n');
   const hidden = showAll ? 0 : Math.max(0, lines.length - outputTailLines);
-  const exitCode = num(item, 'exitCode');
+  const exitCode = item.exitCode ?? undefined;
   return (
     <div className="tl-item tl-card tl-command">
       <div className="tl-card-title">
         <span className="codicon codicon-terminal" aria-hidden="true" />
-        <code className="tl-command-line">{str(item, 'command')}</code>
+        <code className="tl-command-line">{item.command}</code>
       </div>
       <div className="tl-card-meta">
-        <StatusBadge status={str(item, 'status')} durationMs={num(item, 'durationMs')} />
+        <StatusBadge status={item.status} durationMs={item.durationMs ?? undefined} />
         {exitCode !== undefined && (
           <span className={exitCode === 0 ? '' : 'tl-error-text'}>exit {exitCode}</span>
         )}
-        <span className="tl-muted" title={str(item, 'cwd')}>
-          {str(item, 'cwd')}
+        <span className="tl-muted" title={item.cwd}>
+          {item.cwd}
         </span>
       </div>
       {output && (

@@ -1,6 +1,5 @@
 // Files the agent changed: per file its path, kind, +/− counts, a short diff preview and "Open diff".
-import type { AnyItem } from '../../store/state';
-import { list, str } from '../fields';
+import type { FileChangeItem } from '../../../server/protocol/fileChange';
 import { useHost, useView } from '../hooks';
 import { StatusBadge } from './status';
 
@@ -59,23 +58,21 @@ export function FileSummary(props: {
   );
 }
 
-export function FileChange({ item }: { item: AnyItem }) {
+export function FileChange({ item }: { item: FileChangeItem }) {
   const host = useHost();
   const cwd = useView((s) => s.thread?.cwd);
-  const changes = list(item, 'changes');
+  const changes = item.changes;
   return (
     <div className="tl-item tl-card tl-file-change">
       <div className="tl-card-title">
         <span className="codicon codicon-diff" aria-hidden="true" />{' '}
         {changes.length === 1 ? 'Changed 1 file' : `Changed ${changes.length} files`}
-        <StatusBadge status={str(item, 'status')} />
+        <StatusBadge status={item.status} />
       </div>
       {changes.map((change, index) => {
-        const path = str(change, 'path') ?? '';
-        const diff = str(change, 'diff') ?? '';
-        const kindOf = (change.kind ?? {}) as Record<string, unknown>;
-        const kind = str(kindOf, 'type') ?? 'update';
-        const movePath = str(kindOf, 'move_path');
+        const { path, diff } = change;
+        const kind = change.kind.type;
+        const movePath = change.kind.type === 'update' ? change.kind.move_path : undefined;
         const { added, removed } = countChange(kind, diff);
         const preview = previewOf(kind, diff);
         return (

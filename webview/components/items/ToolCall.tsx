@@ -1,27 +1,36 @@
 // MCP and dynamic tool calls, and web searches: what was called with what, and how it went.
-import type { AnyItem } from '../../store/state';
-import { list, num, str } from '../fields';
+import type { McpToolCallItem } from '../../../server/protocol/mcp';
+import type { DynamicToolCallItem } from '../../../server/protocol/toolCallItems';
+import type { UnknownItem } from '../../store/state';
+import { list, str } from '../fields';
 import { useView } from '../hooks';
 import { StatusBadge } from './status';
 
-export function ToolCall({ item, itemKey }: { item: AnyItem; itemKey: string }) {
+export function ToolCall({
+  item,
+  itemKey,
+}: {
+  item: McpToolCallItem | DynamicToolCallItem;
+  itemKey: string;
+}) {
   const progress = useView((s) => s.progress[itemKey]);
-  const server = str(item, 'server') ?? str(item, 'namespace');
-  const tool = str(item, 'tool') ?? 'tool';
-  const error = (item as { error?: { message?: unknown } }).error;
-  const result = (item as { result?: unknown }).result ?? (item as { contentItems?: unknown }).contentItems;
+  const mcp = item.type === 'mcpToolCall' ? item : undefined;
+  const server = mcp ? mcp.server : item.type === 'dynamicToolCall' ? item.namespace : undefined;
+  const error = mcp?.error;
+  const result = mcp ? mcp.result : item.type === 'dynamicToolCall' ? item.contentItems : undefined;
+  const { tool } = item;
   return (
     <div className="tl-item tl-card">
       <div className="tl-card-title">
         <span className="codicon codicon-tools" aria-hidden="true" /> {server ? `${server} · ${tool}` : tool}
-        <StatusBadge status={str(item, 'status')} durationMs={num(item, 'durationMs')} />
+        <StatusBadge status={item.status} durationMs={item.durationMs ?? undefined} />
       </div>
-      {progress && str(item, 'status') === 'inProgress' && <div className="tl-muted">{progress}</div>}
+      {progress && item.status === 'inProgress' && <div className="tl-muted">{progress}</div>}
       <details>
         <summary>Arguments</summary>
-        <pre className="tl-json">{json((item as { arguments?: unknown }).arguments)}</pre>
+        <pre className="tl-json">{json(item.arguments)}</pre>
       </details>
-      {typeof error?.message === 'string' && <div className="tl-error-text">{error.message}</div>}
+      {error && <div className="tl-error-text">{error.message}</div>}
       {result !== undefined && result !== null && (
         <details>
           <summary>Result</summary>
@@ -46,7 +55,8 @@ const isTextPart = (part: unknown): part is { type: 'text'; text: string } =>
   (part as { type?: unknown }).type === 'text' &&
   typeof (part as { text?: unknown }).text === 'string';
 
-export function WebSearch({ item }: { item: AnyItem }) {
+/** A web search (an item type of the reference protocol that this server does not send): read by field. */
+export function WebSearch({ item }: { item: UnknownItem }) {
   const results = list(item, 'results');
   return (
     <div className="tl-item tl-card">

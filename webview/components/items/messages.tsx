@@ -1,20 +1,24 @@
 // The conversational items: what the user said, what the agent answered, its reasoning and its plan.
-import type { AnyItem } from '../../store/state';
-import { list, str, strings } from '../fields';
+import type {
+  AgentMessageItem,
+  PlanItem,
+  ReasoningItem,
+  UserMessageItem,
+} from '../../../server/protocol/items';
 import { useHost } from '../hooks';
 import { Markdown } from '../Markdown';
 
-export function UserMessage({ item }: { item: AnyItem }) {
+export function UserMessage({ item }: { item: UserMessageItem }) {
   const host = useHost();
   return (
     <div className="tl-item tl-user" aria-label="You">
-      {list(item, 'content').map((part, index) => {
-        const path = str(part, 'path');
+      {item.content.map((part, index) => {
+        const path = part.type === 'text' || part.type === 'image' ? undefined : part.path;
         switch (part.type) {
           case 'text':
             return (
               <div key={index} className="tl-user-text">
-                {str(part, 'text')}
+                {part.text}
               </div>
             );
           case 'localImage':
@@ -33,8 +37,7 @@ export function UserMessage({ item }: { item: AnyItem }) {
           default:
             return (
               <span key={index} className="tl-chip">
-                <span className="codicon codicon-mention" aria-hidden="true" />{' '}
-                {str(part, 'name') ?? str(part, 'type')}
+                <span className="codicon codicon-mention" aria-hidden="true" /> {part.name}
               </span>
             );
         }
@@ -43,17 +46,17 @@ export function UserMessage({ item }: { item: AnyItem }) {
   );
 }
 
-export function AgentMessage({ item }: { item: AnyItem }) {
+export function AgentMessage({ item }: { item: AgentMessageItem }) {
   return (
     <div className="tl-item tl-agent">
-      <Markdown text={str(item, 'text') ?? ''} />
+      <Markdown text={item.text} />
     </div>
   );
 }
 
-export function Reasoning({ item }: { item: AnyItem }) {
-  const summary = strings(item, 'summary').filter(Boolean);
-  const content = strings(item, 'content').filter(Boolean);
+export function Reasoning({ item }: { item: ReasoningItem }) {
+  const summary = item.summary.filter(Boolean);
+  const content = item.content.filter(Boolean);
   if (!summary.length && !content.length) {
     return <div className="tl-item tl-muted">Thinking…</div>;
   }
@@ -68,13 +71,13 @@ export function Reasoning({ item }: { item: AnyItem }) {
   );
 }
 
-export function PlanText({ item }: { item: AnyItem }) {
+export function PlanText({ item }: { item: PlanItem }) {
   return (
     <div className="tl-item tl-card">
       <div className="tl-card-title">
         <span className="codicon codicon-checklist" aria-hidden="true" /> Plan
       </div>
-      <Markdown text={str(item, 'text') ?? ''} />
+      <Markdown text={item.text} />
     </div>
   );
 }

@@ -1,13 +1,14 @@
 // Items with little to show: an image the agent looked at, review mode, context compaction, and the
 // generic card for item types this build does not know (the protocol grows).
+import type { ReviewModeItem } from '../../../server/protocol/reviewItems';
+import type { ImageViewItem } from '../../../server/protocol/toolCallItems';
 import type { AnyItem } from '../../store/state';
-import { str } from '../fields';
 import { useHost } from '../hooks';
 import { json } from './ToolCall';
 
-export function ImageView({ item }: { item: AnyItem }) {
+export function ImageView({ item }: { item: ImageViewItem }) {
   const host = useHost();
-  const path = str(item, 'path') ?? '';
+  const { path } = item;
   return (
     <div className="tl-item tl-card">
       <span className="codicon codicon-file-media" aria-hidden="true" /> Viewed image{' '}
@@ -18,13 +19,13 @@ export function ImageView({ item }: { item: AnyItem }) {
   );
 }
 
-export function ReviewMode({ item }: { item: AnyItem }) {
+export function ReviewMode({ item }: { item: ReviewModeItem }) {
   const entered = item.type === 'enteredReviewMode';
   return (
     <div className="tl-item tl-divider">
       <span className="codicon codicon-eye" aria-hidden="true" />{' '}
       {entered ? 'Review started' : 'Review finished'}
-      {str(item, 'review') && <div className="tl-muted">{str(item, 'review')}</div>}
+      {item.review && <div className="tl-muted">{item.review}</div>}
     </div>
   );
 }

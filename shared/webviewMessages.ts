@@ -2,15 +2,11 @@
 // sides. The host answers `ready` with a snapshot of the thread, then forwards each protocol
 // notification for it as a small delta with a per-thread sequence number: a webview that sees a gap
 // asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
+import type { ApprovalPolicy, SandboxMode } from '../server/protocol/enums';
+import type { ResultOf } from '../server/protocol/methods';
 import type { Model } from '../server/protocol/modelMethods';
 import type { SkillMetadata } from '../server/protocol/skillMethods';
-import type {
-  CommandExecutionApprovalDecision,
-  CommandExecutionRequestApprovalParams,
-  FileChangeApprovalDecision,
-  FileChangeRequestApprovalParams,
-  ServerRequestParamsOf,
-} from '../server/protocol/serverRequests';
+import type { ServerRequestParamsOf, ServerRequestResultOf } from '../server/protocol/serverRequests';
 import type { Thread, ThreadStatus, Turn } from '../server/protocol/thread';
 import type { UserInput } from '../server/protocol/userInput';
 
@@ -29,14 +25,17 @@ export interface ThreadSnapshot {
   settings: ThreadSettings;
 }
 
-/** The effective settings a thread runs with (from thread/start or thread/resume). */
-export interface ThreadSettings {
-  model: string;
-  modelProvider: string;
-  reasoningEffort: string | null;
-  approvalPolicy: string;
-  sandbox: string;
-}
+/**
+ * The effective settings a thread runs with (from thread/start or thread/resume), in the spellings the
+ * composer's pickers use: a granular approval policy reads as on-request, an external sandbox as ''.
+ */
+export type ThreadSettings = Pick<
+  ResultOf<'thread/resume'>,
+  'model' | 'modelProvider' | 'reasoningEffort'
+> & {
+  approvalPolicy: ApprovalPolicy;
+  sandbox: SandboxMode | '';
+};
 
 /** What the host tells the webview about where it lives. */
 export interface ViewContext {
@@ -69,34 +68,46 @@ export type HostMessage =
   /** A prompt of the shown thread was settled: its card shows the outcome for a moment. */
   | { type: 'promptSettled'; threadId: string; key: string; outcome: PromptOutcome };
 
-/**
- * A server request waiting for the user (an approval or the agent's questions), as the card shows it.
- * `key` names it in the extension's registry of pending prompts; `params` are the request's own.
- */
-export type PromptView =
-  | (PromptRef & { kind: 'commandExecution'; params: CommandExecutionRequestApprovalParams })
-  | (PromptRef & { kind: 'fileChange'; params: FileChangeRequestApprovalParams })
-  | (PromptRef & { kind: 'userInput'; params: UserInputParams });
-export type PromptKind = PromptView['kind'];
-
-interface PromptRef {
-  key: string;
-  threadId: string;
-  turnId: string;
-  itemId: string;
-  receivedAt: number;
+/** The server requests the user answers on a card, by the card's kind. */
+export interface PromptRequests {
+  commandExecution: 'item/commandExecution/requestApproval';
+  fileChange: 'item/fileChange/requestApproval';
+  userInput: 'item/tool/requestUserInput';
 }
+export type PromptKind = keyof PromptRequests;
+export type PromptParams<K extends PromptKind> = ServerRequestParamsOf<PromptRequests[K]>;
+/** What answers a prompt of that kind: the schema's result of its request. */
+export type PromptResultOf<K extends PromptKind> = ServerRequestResultOf<PromptRequests[K]>;
+/** An answer to a prompt of any kind. */
+export type PromptResult = PromptResultOf<PromptKind>;
+export type UserInputParams = PromptParams<'userInput'>;
 
-export type UserInputParams = ServerRequestParamsOf<'item/tool/requestUserInput'>;
-
-/** The answers, exactly in the shapes the server takes (per kind). */
-export type PromptResult =
-  | { decision: CommandExecutionApprovalDecision }
-  | { decision: FileChangeApprovalDecision }
-  | { answers: Record<string, { answers: string[] }> };
+/**
+ * A server request waiting for the user (an approval or the agent's questions), as the extension's
+ * registry holds it and the card shows it. `key` is String(JSON-RPC request id), unique while one
+ * server runs; `params` are the request's own.
+ */
+export type PromptView = {
+  [K in PromptKind]: {
+    key: string;
+    kind: K;
+    threadId: string;
+    turnId: string;
+    itemId: string;
+    params: PromptParams<K>;
+    /** Date.now() when the request arrived. */
+    receivedAt: number;
+  };
+}[PromptKind];
 
 /** How a prompt ended: answered (here or in another view), resolved by the server, or cancelled. */
-export type PromptOutcome = { answered: unknown } | { resolvedElsewhere: true } | { cancelled: string };
+export type PromptOutcome =
+  /** The user answered; this is the result sent to the server. */
+  | { answered: PromptResult }
+  /** The server no longer waits (another client answered, or it cleared the request). */
+  | { resolvedElsewhere: true }
+  /** The turn ended or the server went away before anyone answered; says which. */
+  | { cancelled: string };
 
 /** What the view with no thread open shows besides the composer. */
 export interface StartInfo {
@@ -116,10 +127,10 @@ export interface RecentThread {
 /** The composer pickers' starting values (a thread's effective settings, or the editor's for a new one). */
 export interface PickerDefaults {
   model: string;
-  effort: string | null;
+  effort: ThreadSettings['reasoningEffort'];
   /** Empty when not known before a thread starts (config.toml decides): the picker is not offered. */
-  approvalPolicy: string;
-  sandbox: string;
+  approvalPolicy: ApprovalPolicy | '';
+  sandbox: SandboxMode | '';
   /** Policies and modes requirements.toml forbids, each with the reason the picker shows. */
   forbidden?: Record<string, string>;
 }
@@ -176,8 +187,8 @@ export type RequestResult<N extends HostRequestName> = HostRequests[N]['result']
 export interface TurnOverrides {
   model?: string;
   effort?: string;
-  approvalPolicy?: string;
-  sandbox?: string;
+  approvalPolicy?: ApprovalPolicy;
+  sandbox?: SandboxMode;
 }
 
 export type WebviewMessage =
