@@ -20,15 +20,16 @@ const webviewWall = {
   ],
 };
 
-// Shared by the extension and the webview: neither side's runtime, only protocol shapes from the server.
+// webview/common/ and webview/messages.ts are imported by the extension too: no editor, no UI, nothing of
+// the extension, only protocol shapes from the server.
 const sharedWall = {
-  paths: [{ name: 'vscode', message: 'shared/ runs in the webview too.' }],
+  paths: [{ name: 'vscode', message: 'webview/common/ runs in the webview too.' }],
   patterns: [
-    { group: ['react', 'react-dom', 'react/*'], message: 'shared/ holds no UI.' },
-    { group: ['**/extension/**', '**/webview/**'], message: 'shared/ imports neither side.' },
+    { group: ['react', 'react-dom', 'react/*'], message: 'webview/common/ holds no UI.' },
+    { group: ['**/extension/**'], message: 'webview/common/ never imports extension code.' },
     {
       group: ['**/server/**', '!**/server/protocol', '!**/server/protocol/**'],
-      message: 'shared/ imports only protocol shapes from server/.',
+      message: 'webview/common/ imports only protocol shapes from server/.',
     },
   ],
 };
@@ -48,9 +49,9 @@ const nodeOnlyWall = {
   paths: [{ name: 'vscode', message: 'This module runs in plain Node (tested without an editor).' }],
 };
 
-// Test temp folders come from tempDir() (test/helpers/tempDirs.ts): it removes them after the test and
+// Test temp folders come from tempDir() (test/support/tempDirs.ts): it removes them after the test and
 // puts them in the folder `npm test` checks for leftovers.
-const tempFolderMessage = 'Make temp folders with tempDir() from test/helpers/tempDirs.ts.';
+const tempFolderMessage = 'Make temp folders with tempDir() from test/support/tempDirs.ts.';
 const tempFolders = {
   paths: [
     ...['node:os', 'os'].map((name) => ({ name, importNames: ['tmpdir'], message: tempFolderMessage })),
@@ -77,11 +78,14 @@ export default tseslint.config(
   },
   {
     files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts'],
-    ignores: ['test/helpers/tempDirs.ts'],
+    ignores: ['test/support/tempDirs.ts'],
     rules: { 'no-restricted-imports': ['error', tempFolders] },
   },
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', serverWall] } },
-  { files: ['shared/**/*.ts'], rules: { 'no-restricted-imports': ['error', sharedWall] } },
+  {
+    files: ['webview/common/**/*.ts', 'webview/messages.ts'],
+    rules: { 'no-restricted-imports': ['error', sharedWall] },
+  },
   { files: nodeOnlyExtensionModules, rules: { 'no-restricted-imports': ['error', nodeOnlyWall] } },
   {
     files: ['webview/**/*.{ts,tsx}'],

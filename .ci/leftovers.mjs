@@ -1,5 +1,5 @@
 // What the suites of one `npm test` left in the temp folder the run gave them. Every test helper makes its
-// folders there (test/helpers/tempDirs.ts), and nothing else does, so anything still there is a leftover.
+// folders there (test/support/tempDirs.ts), and nothing else does, so anything still there is a leftover.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,7 @@ export function leftoverReport(entries, dir) {
   return [
     `${count(entries.length, 'temp entry', 'temp entries')} left in ${dir} by the suites:`,
     ...lines,
-    'Make them with tempDir() from test/helpers/tempDirs.ts (removed after each test) or remove them in after().',
+    'Make them with tempDir() from test/support/tempDirs.ts (removed after each test) or remove them in after().',
   ].join('\n');
 }
 

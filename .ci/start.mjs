@@ -26,7 +26,7 @@ console.log('Building and packaging Threadline…');
 run('npm', ['run', '--silent', 'package'], { quiet: true });
 
 // The harness (TypeScript) knows how to make workspaces and start code-server; reuse it rather than copy it.
-const harness = (file) => tsxRequire(`../test/harness/${file}`, import.meta.url);
+const harness = (file) => tsxRequire(`../test/support/harness/${file}`, import.meta.url);
 const { createWorkspace } = harness('workspace.ts');
 const demo = createWorkspace(
   {

@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { dayDir, rolloutFileName } from '../server/threads/rolloutFiles';
 import { uuidv7 } from '../server/threads/uuidv7';
-import { repoRoot, serverBundle } from '../test/helpers/paths';
-import { writeRollout } from '../test/helpers/rollouts';
-import { tempDir } from '../test/helpers/tempDirs';
+import { repoRoot, serverBundle } from '../test/support/paths';
+import { writeRollout } from '../test/support/rollouts';
+import { tempDir } from '../test/support/tempDirs';
 
 const count = Number(process.argv[2] ?? 1000);
 const runs = Number(process.argv[3] ?? 3);

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ServerProcess } from '../test/helpers/serverProcess';
-import { tempDir } from '../test/helpers/tempDirs';
+import { ServerProcess } from '../test/support/serverProcess';
+import { tempDir } from '../test/support/tempDirs';
 
 const files = Number(process.argv[2] ?? 100_000);
 const words = ['alpha', 'button', 'cache', 'delta', 'editor', 'format', 'graph', 'handler', 'index', 'json'];

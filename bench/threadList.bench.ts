@@ -118,8 +118,8 @@ async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? 10_000);
   const runs = Number(process.argv[3] ?? 5);
   const { build } = await import('esbuild');
-  const { tempDir } = await import('../test/helpers/serverProcess');
-  const { writeRollout } = await import('../test/helpers/rollouts');
+  const { tempDir } = await import('../test/support/serverProcess');
+  const { writeRollout } = await import('../test/support/rollouts');
   const { SNAPSHOT } = await import('../server/threads/threadIndex');
 
   const work = tempDir('threadline-bench-store-');

@@ -5,9 +5,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 
 import { performance } from 'node:perf_hooks';
-import { writeRollout } from '../test/helpers/rollouts';
-import { serverBundle } from '../test/helpers/paths';
-import { tempDir } from '../test/helpers/serverProcess';
+import { writeRollout } from '../test/support/rollouts';
+import { serverBundle } from '../test/support/paths';
+import { tempDir } from '../test/support/serverProcess';
 
 const count = Number(process.argv[2] ?? 10_000);
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { writeRollout, type FixtureTurn } from '../test/helpers/rollouts';
-import { serverBundle } from '../test/helpers/paths';
-import { tempDir } from '../test/helpers/serverProcess';
+import { writeRollout, type FixtureTurn } from '../test/support/rollouts';
+import { serverBundle } from '../test/support/paths';
+import { tempDir } from '../test/support/serverProcess';
 
 const count = Number(process.argv[2] ?? 10_000);
 const rssMiB = (pid: number) =>

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startModelServer } from '../test/fixtures/modelServer/server';
 import type { WireFormat } from '../test/fixtures/modelServer/scenario';
-import { agentEnv, agentHome } from '../test/helpers/agent';
-import { serverBundle } from '../test/helpers/paths';
+import { agentEnv, agentHome } from '../test/support/agent';
+import { serverBundle } from '../test/support/paths';
 
 const deltas = Number(process.argv[2] ?? 5000);
 const runs = Number(process.argv[3] ?? 5);

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { ThreadItem } from '../server/protocol/items';
 import type { Turn } from '../server/protocol/thread';
 import type { CDPSession } from 'playwright-core';
-import { Browser } from '../test/harness/browser';
-import type { HostMessage, ThreadSnapshot } from '../shared/webviewMessages';
+import { Browser } from '../test/support/harness/browser';
+import type { HostMessage, ThreadSnapshot } from '../webview/messages';
 
 const dist = process.env.WEBVIEW_BENCH_DIST ?? join(__dirname, '..', 'dist');
 const threadId = 'thr_bench';

@@ -10,7 +10,7 @@ import { PromptQueue } from './prompts/PromptQueue';
 import { StartView } from './start/StartView';
 import type { ConversationState } from './store/state';
 import { isThreadItem } from '../server/protocol/itemTypes';
-import { threadTitle } from '../shared/threadTitle';
+import { threadTitle } from './common/threadTitle';
 
 /** A new thread's preview is empty until it is read again: its first prompt stands in for it. */
 function firstUserText(state: ConversationState): string | undefined {

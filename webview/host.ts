@@ -8,8 +8,8 @@ import type {
   RequestParams,
   RequestResult,
   WebviewMessage,
-} from '../shared/webviewMessages';
-import { Emitter } from '../shared/emitter';
+} from './messages';
+import { Emitter } from './common/emitter';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;

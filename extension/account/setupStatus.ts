@@ -3,7 +3,7 @@
 // names the local servers that do answer, so the setup card can offer them.
 import * as vscode from 'vscode';
 import type { ModelProviderSummary } from '../../server/protocol/modelMethods';
-import type { SetupAction, SetupStatus } from '../../shared/webviewMessages';
+import type { SetupAction, SetupStatus } from '../../webview/messages';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { readSettings } from '../settings/settings';
 import { setWalkthroughKey } from '../walkthrough/walkthroughProgress';

@@ -3,11 +3,11 @@
 // Session, Decline and Cancel Turn in the editor title. The tabs belong to their request: when it
 // settles, however that happens, they close and their contents are dropped.
 import * as vscode from 'vscode';
-import { Disposable } from '../../shared/lifecycle';
+import { Disposable } from '../../webview/common/lifecycle';
 import { readTextOrEmpty } from '../files/readText';
 import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import type { ThreadlineServer } from '../server/threadlineServer';
-import type { PromptResult, PromptResultOf } from '../../shared/webviewMessages';
+import type { PromptResult, PromptResultOf } from '../../webview/messages';
 import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
 import { ProposedDocuments } from './proposedDocuments';
 import { proposedFiles, type ProposedFile } from './proposedFiles';

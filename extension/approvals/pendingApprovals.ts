@@ -4,9 +4,9 @@
 // and answers through it, so each request is answered once, wherever that happens.
 import * as vscode from 'vscode';
 import type { RequestId } from '../../server/protocol/serverRequests';
-import { Emitter } from '../../shared/emitter';
-import { Disposable, toDisposable, type IDisposable } from '../../shared/lifecycle';
-import { RefCounts } from '../../shared/refCounts';
+import { Emitter } from '../../webview/common/emitter';
+import { Disposable, toDisposable, type IDisposable } from '../../webview/common/lifecycle';
+import { RefCounts } from '../../webview/common/refCounts';
 import type {
   PromptKind,
   PromptParams,
@@ -14,13 +14,13 @@ import type {
   PromptResult,
   PromptResultOf,
   PromptView,
-} from '../../shared/webviewMessages';
+} from '../../webview/messages';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { DISTRUST_ANSWER, PROJECT_SERVER_TRUST_QUESTION } from '../../server/protocol/mcpTrust';
 import { PromptLedger, type LedgerChange, type PromptOutcome } from './promptLedger';
 
 export type { PromptOutcome } from './promptLedger';
-export type { PromptKind, PromptResultOf } from '../../shared/webviewMessages';
+export type { PromptKind, PromptResultOf } from '../../webview/messages';
 
 const methods: PromptRequests = {
   commandExecution: 'item/commandExecution/requestApproval',

@@ -2,9 +2,9 @@
 // see it (the window is not focused, or no visible conversation view shows its thread), and a status
 // bar item while any prompt waits, which brings the oldest one up.
 import * as vscode from 'vscode';
-import { Disposable } from '../../shared/lifecycle';
+import { Disposable } from '../../webview/common/lifecycle';
 import type { FileChangeReviews } from './fileChangeReviews';
-import type { PromptResultOf } from '../../shared/webviewMessages';
+import type { PromptResultOf } from '../../webview/messages';
 import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
 
 type Action<R> = { label: string; run: () => R };

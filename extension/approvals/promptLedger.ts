@@ -2,7 +2,7 @@
 // and how each one ended. A prompt ends exactly once: answered here (the first answer wins), resolved by
 // the server, or dropped because its turn or its server is gone. No `vscode` import, so it is unit-tested
 // in plain Node; PendingApprovals wires it to the editor.
-import type { PromptOutcome } from '../../shared/webviewMessages';
+import type { PromptOutcome } from '../../webview/messages';
 
 export interface LedgerPrompt {
   key: string;

@@ -4,8 +4,8 @@
 // Both are looked up by URI in a map filled per pending request; no content travels in a URI. The file
 // system is writable only while the server takes edited answers (it is re-registered when that changes).
 import * as vscode from 'vscode';
-import { Emitter } from '../../shared/emitter';
-import { Disposable, toDisposable, type IDisposable } from '../../shared/lifecycle';
+import { Emitter } from '../../webview/common/emitter';
+import { Disposable, toDisposable, type IDisposable } from '../../webview/common/lifecycle';
 
 export const currentScheme = 'threadline-current';
 export const proposedScheme = 'threadline-proposed';

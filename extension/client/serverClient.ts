@@ -17,8 +17,8 @@ import {
 import type { ServerNotification } from '../../server/protocol/notificationRoutes';
 import type { RequestId } from '../../server/protocol/serverRequests';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../server/rpc/ndjson';
-import { Emitter } from '../../shared/emitter';
-import { toDisposable, type IDisposable } from '../../shared/lifecycle';
+import { Emitter } from '../../webview/common/emitter';
+import { toDisposable, type IDisposable } from '../../webview/common/lifecycle';
 import { retryOverloaded } from './backoff';
 import { RestartPolicy } from './restartPolicy';
 

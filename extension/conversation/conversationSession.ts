@@ -12,9 +12,9 @@ import type {
   TurnOverrides,
   ViewContext,
   WebviewMessage,
-} from '../../shared/webviewMessages';
-import { Disposable, type IDisposable } from '../../shared/lifecycle';
-import { threadTitle } from '../../shared/threadTitle';
+} from '../../webview/messages';
+import { Disposable, type IDisposable } from '../../webview/common/lifecycle';
+import { threadTitle } from '../../webview/common/threadTitle';
 import { runSetup, setupStatus } from '../account/setupStatus';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { turnOverrides, withinTrust } from '../settings/overrides';

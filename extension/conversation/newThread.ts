@@ -2,12 +2,12 @@
 // values) and how its first send becomes a thread of this workspace with its first turn.
 import { approvalPolicies, sandboxModes } from '../../server/protocol/enums';
 import type { UserInput } from '../../server/protocol/userInput';
-import type { StartInfo } from '../../shared/webviewMessages';
+import type { StartInfo } from '../../webview/messages';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import type { turnOverrides } from '../settings/overrides';
 import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
-import { threadTitle } from '../../shared/threadTitle';
+import { threadTitle } from '../../webview/common/threadTitle';
 import { listedSources } from '../threads/threadTreeModel';
 import { workspaceFolders } from '../threads/threadsView';
 

@@ -2,8 +2,8 @@
 // list after each snapshot and on every change, each settled prompt's outcome before the list that no
 // longer has it, and the answers the view gives, routed to the registry, which takes the first answer
 // only (a late second answer is dropped without a word: the view already shows how the prompt ended).
-import { Disposable, type IDisposable } from '../../shared/lifecycle';
-import type { HostMessage, PromptResult } from '../../shared/webviewMessages';
+import { Disposable, type IDisposable } from '../../webview/common/lifecycle';
+import type { HostMessage, PromptResult } from '../../webview/messages';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
 
 export type PromptRegistry = Pick<

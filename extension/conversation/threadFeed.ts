@@ -5,8 +5,8 @@ import { sandboxModeOf } from '../../server/protocol/enums';
 import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
 import type { ServerNotification } from '../../server/protocol/notificationRoutes';
 import type { Turn } from '../../server/protocol/thread';
-import type { IDisposable } from '../../shared/lifecycle';
-import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../shared/webviewMessages';
+import type { IDisposable } from '../../webview/common/lifecycle';
+import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../webview/messages';
 
 export interface FeedServer {
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;

@@ -2,8 +2,8 @@
 // a failed one's error (and the log, where its stderr goes), sign-in for OAuth servers, and Reload
 // after editing config.toml. Listing starts the servers, so it happens when the view is shown.
 import * as vscode from 'vscode';
-import { Emitter } from '../../shared/emitter';
-import { Disposable } from '../../shared/lifecycle';
+import { Emitter } from '../../webview/common/emitter';
+import { Disposable } from '../../webview/common/lifecycle';
 import type { McpServerStatus } from '../../server/protocol/mcp';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { childrenOf, serverNode, type McpNode, type ServerLook, type ServerNode } from './mcpServerNodes';

@@ -2,7 +2,7 @@
 // `threadline.serverState` context key the welcome views use, and the error shown when the server
 // stops for good.
 import * as vscode from 'vscode';
-import { Disposable } from '../../shared/lifecycle';
+import { Disposable } from '../../webview/common/lifecycle';
 import type { ServerState } from '../client/serverClient';
 import { readSettings } from '../settings/settings';
 import type { ThreadlineServer } from './threadlineServer';

@@ -17,9 +17,9 @@ import type {
   ServerRequestParamsOf,
   serverRequests,
 } from '../../server/protocol/serverRequests';
-import { Emitter, type Event } from '../../shared/emitter';
-import { Disposable, type IDisposable } from '../../shared/lifecycle';
-import { RefCounts } from '../../shared/refCounts';
+import { Emitter, type Event } from '../../webview/common/emitter';
+import { Disposable, type IDisposable } from '../../webview/common/lifecycle';
+import { RefCounts } from '../../webview/common/refCounts';
 import { ServerClient, type ServerState } from '../client/serverClient';
 import { onSettingsChanged, readLaunchSettings, readTraceLevel } from '../settings/settings';
 import { serverLaunch } from './launch';

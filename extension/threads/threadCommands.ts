@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
-import { threadTitle } from '../../shared/threadTitle';
+import { threadTitle } from '../../webview/common/threadTitle';
 import type { ThreadNode, TreeNode } from './threadTreeModel';
 
 /** Opens a thread in the conversation view (registered by the conversation view). */

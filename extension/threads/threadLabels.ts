@@ -1,4 +1,4 @@
-// How a thread's status looks in the tree (its title is shared/threadTitle). Pure.
+// How a thread's status looks in the tree (its title is webview/common/threadTitle). Pure.
 import type { ThreadStatus } from '../../server/protocol/thread';
 
 export type StatusLook = 'running' | 'waiting' | 'error' | 'idle';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Thread } from '../../server/protocol/thread';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { relativeTime } from './recency';
-import { threadTitle } from '../../shared/threadTitle';
+import { threadTitle } from '../../webview/common/threadTitle';
 import { listedSources } from './threadTreeModel';
 
 interface ThreadPick extends vscode.QuickPickItem {

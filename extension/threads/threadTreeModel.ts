@@ -8,7 +8,7 @@ import {
   type ServerNotification,
 } from '../../server/protocol/notificationRoutes';
 import type { Thread } from '../../server/protocol/thread';
-import { Emitter } from '../../shared/emitter';
+import { Emitter } from '../../webview/common/emitter';
 import { recencyGroups, recencyOf, type RecencyGroup } from './recency';
 
 export interface ThreadSource {

@@ -1,9 +1,9 @@
 // The thin VS Code layer over the tree model: each node as a TreeItem. Stable ids keep selection and
 // expansion when a node changes; icons follow the thread's status.
 import * as vscode from 'vscode';
-import { Emitter } from '../../shared/emitter';
-import { Disposable } from '../../shared/lifecycle';
-import { threadTitle } from '../../shared/threadTitle';
+import { Emitter } from '../../webview/common/emitter';
+import { Disposable } from '../../webview/common/lifecycle';
+import { threadTitle } from '../../webview/common/threadTitle';
 import { relativeTime } from './recency';
 import { statusLook, type StatusLook } from './threadLabels';
 import { originTag, threadOrigin, type ThreadOrigin } from './threadOrigin';

@@ -1,7 +1,7 @@
 // The Threads view: the tree model fed by the shared server, its TreeView (badge, multi-select), the
 // workspace/all toggle, and the view's own commands.
 import * as vscode from 'vscode';
-import { Disposable } from '../../shared/lifecycle';
+import { Disposable } from '../../webview/common/lifecycle';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { openThread, threadCommands } from './threadCommands';

@@ -9,9 +9,9 @@ import type { FileChangeItem } from '../../server/protocol/fileChange';
 import type { Thread } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
 import type { WireFormat } from '../fixtures/modelServer/scenario';
-import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../helpers/agent';
-import { patchCall, repoWith, UPDATE_README } from '../helpers/patches';
-import { useServers, type ServerProcess } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../support/agent';
+import { patchCall, repoWith, UPDATE_README } from '../support/patches';
+import { useServers, type ServerProcess } from '../support/serverProcess';
 
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
 

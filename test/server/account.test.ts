@@ -4,8 +4,8 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentHome, runTurn, startThread } from '../helpers/agent';
-import { useServers } from '../helpers/serverProcess';
+import { agentHome, runTurn, startThread } from '../support/agent';
+import { useServers } from '../support/serverProcess';
 
 describe('accounts', () => {
   const model = useModelServer();

@@ -8,10 +8,10 @@ import type { FileChangeItem } from '../../server/protocol/fileChange';
 import type { ThreadItem } from '../../server/protocol/items';
 import { useModelServer } from '../fixtures/modelServer/server';
 import type { WireFormat } from '../fixtures/modelServer/scenario';
-import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../helpers/agent';
-import type { Incoming } from '../helpers/messageLog';
-import { patchCall, repoWith, UPDATE_README } from '../helpers/patches';
-import { tempDir, useServers, type ServerProcess } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../support/agent';
+import type { Incoming } from '../support/messageLog';
+import { patchCall, repoWith, UPDATE_README } from '../support/patches';
+import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 

@@ -7,10 +7,10 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import type { ScriptedResponse } from '../fixtures/modelServer/scenario';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../helpers/agent';
-import { answer, commandItems, gitRepo, serverRequest } from '../helpers/commands';
-import { patchCall } from '../helpers/patches';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { answer, commandItems, gitRepo, serverRequest } from '../support/commands';
+import { patchCall } from '../support/patches';
+import { tempDir, useServers } from '../support/serverProcess';
 
 const APPROVAL = 'item/commandExecution/requestApproval';
 const FILE_APPROVAL = 'item/fileChange/requestApproval';

@@ -6,8 +6,8 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo } from '../../server/protocol/appMethods';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, runTurn, startThread } from '../helpers/agent';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, runTurn, startThread } from '../support/agent';
+import { tempDir, useServers } from '../support/serverProcess';
 
 const APPS = `
 [apps._default]

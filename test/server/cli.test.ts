@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { packageJson, serverBundle } from '../helpers/paths';
+import { packageJson, serverBundle } from '../support/paths';
 
 function run(...args: string[]) {
   return spawnSync(process.execPath, [serverBundle, ...args], { encoding: 'utf8', timeout: 10_000 });

@@ -4,9 +4,9 @@
 import { strict as assert } from 'node:assert';
 import type { DynamicToolCallItem } from '../../server/protocol/toolCallItems';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, completedItems, startTurn, turnCompleted } from '../helpers/agent';
-import type { Incoming } from '../helpers/messageLog';
-import { ServerProcess } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, startTurn, turnCompleted } from '../support/agent';
+import type { Incoming } from '../support/messageLog';
+import { ServerProcess } from '../support/serverProcess';
 
 const PLAN_MODE = { mode: 'plan', settings: { model: 'test-model', developer_instructions: null } };
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);

@@ -7,8 +7,8 @@ import { join, resolve } from 'node:path';
 import type { ThreadItem } from '../../server/protocol/items';
 import type { Thread } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, runTurn } from '../helpers/agent';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, runTurn } from '../support/agent';
+import { tempDir, useServers } from '../support/serverProcess';
 
 const fixture = resolve(__dirname, '..', 'fixtures', 'codexRollouts');
 const PLAIN = '01a20a52-548a-7be0-9c2c-2d5a267fc417';

@@ -8,10 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Thread } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome } from '../helpers/agent';
-import { repoRoot } from '../helpers/paths';
-import { tempDir } from '../helpers/tempDirs';
-import { WsClient, startWsServer } from '../helpers/wsServer';
+import { agentEnv, agentHome } from '../support/agent';
+import { repoRoot } from '../support/paths';
+import { tempDir } from '../support/tempDirs';
+import { WsClient, startWsServer } from '../support/wsServer';
 
 const codexBin = resolve(repoRoot, 'node_modules', '.bin', 'codex');
 const driver = resolve(repoRoot, 'test', 'fixtures', 'codexTui', 'drive.py');

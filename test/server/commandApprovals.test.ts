@@ -4,10 +4,10 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../helpers/agent';
-import { answer, commandItems, execCall, gitRepo, serverRequest } from '../helpers/commands';
-import type { Incoming } from '../helpers/messageLog';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { answer, commandItems, execCall, gitRepo, serverRequest } from '../support/commands';
+import type { Incoming } from '../support/messageLog';
+import { tempDir, useServers } from '../support/serverProcess';
 
 const APPROVAL = 'item/commandExecution/requestApproval';
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);

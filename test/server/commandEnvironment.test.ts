@@ -5,11 +5,11 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync } from 'node:fs';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startThread, startTurn, turnCompleted } from '../helpers/agent';
-import { commandItems, execCall, gitRepo } from '../helpers/commands';
-import type { ServerProcess } from '../helpers/serverProcess';
-import { useServers } from '../helpers/serverProcess';
-import { LEAKY } from '../helpers/leakyEnv';
+import { agentEnv, agentHome, startThread, startTurn, turnCompleted } from '../support/agent';
+import { commandItems, execCall, gitRepo } from '../support/commands';
+import type { ServerProcess } from '../support/serverProcess';
+import { useServers } from '../support/serverProcess';
+import { LEAKY } from '../support/leakyEnv';
 
 /** `env -0` output as a map (values may hold newlines). */
 const parseEnv = (text: string) =>

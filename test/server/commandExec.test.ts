@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, runTurn, startThread, startTurn, turnCompleted } from '../helpers/agent';
-import { commandItems, execCall, gitRepo } from '../helpers/commands';
-import { ServerProcess, tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, runTurn, startThread, startTurn, turnCompleted } from '../support/agent';
+import { commandItems, execCall, gitRepo } from '../support/commands';
+import { ServerProcess, tempDir, useServers } from '../support/serverProcess';
 
 const full = { type: 'dangerFullAccess' };
 const b64 = (text: string) => Buffer.from(text).toString('base64');

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
-import { ServerProcess, tempDir, useServers } from '../helpers/serverProcess';
+import { ServerProcess, tempDir, useServers } from '../support/serverProcess';
 
 const USER_CONFIG = `# my settings
 model = "qwen3-coder" # the model I like

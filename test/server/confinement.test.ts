@@ -17,10 +17,10 @@ import {
 import { join } from 'node:path';
 import type { ScriptedResponse } from '../fixtures/modelServer/scenario';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, completedItems, startTurn, turnCompleted } from '../helpers/agent';
-import { commandItems, execCall } from '../helpers/commands';
-import { patchCall } from '../helpers/patches';
-import { tempDir, useServers, type ServerProcess } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, startTurn, turnCompleted } from '../support/agent';
+import { commandItems, execCall } from '../support/commands';
+import { patchCall } from '../support/patches';
+import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');

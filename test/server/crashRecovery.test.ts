@@ -4,8 +4,8 @@ import { strict as assert } from 'node:assert';
 import type { AgentMessageItem, ThreadItem } from '../../server/protocol/items';
 import type { Turn } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, completedItems, runTurn, startThread, startTurn } from '../helpers/agent';
-import { useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, runTurn, startThread, startTurn } from '../support/agent';
+import { useServers } from '../support/serverProcess';
 
 describe('a server killed in the middle of a turn', function () {
   const model = useModelServer();

@@ -6,9 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../helpers/agent';
-import { commandItems, execCall, gitRepo } from '../helpers/commands';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { commandItems, execCall, gitRepo } from '../support/commands';
+import { tempDir, useServers } from '../support/serverProcess';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { tempDir, useServers } from '../support/serverProcess';
 
 interface Item {
   itemType: string;

@@ -6,8 +6,8 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentHome, runTurn, startThread } from '../helpers/agent';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentHome, runTurn, startThread } from '../support/agent';
+import { tempDir, useServers } from '../support/serverProcess';
 
 const STORED_KEY = 'sk-stored-feedback-key-0123456789';
 const ENV_TOKEN = 'env-token-value-abcdefgh';

@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { tempDir, useServers } from '../support/serverProcess';
 
 describe('fs/* methods', () => {
   const start = useServers();

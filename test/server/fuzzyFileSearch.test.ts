@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { tempDir, useServers, type ServerProcess } from '../helpers/serverProcess';
-import { until } from '../helpers/until';
+import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
+import { until } from '../support/until';
 
 interface Match {
   root: string;

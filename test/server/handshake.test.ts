@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ServerProcess } from '../helpers/serverProcess';
+import { ServerProcess } from '../support/serverProcess';
 
 describe('app-server over stdio: handshake and errors', () => {
   let server: ServerProcess;

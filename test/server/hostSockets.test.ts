@@ -10,10 +10,10 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type ListenOptions, type Server } from 'node:net';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../helpers/agent';
-import { commandItems, execCall, gitRepo } from '../helpers/commands';
-import { tempDir, useServers } from '../helpers/serverProcess';
-import { until } from '../helpers/until';
+import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { commandItems, execCall, gitRepo } from '../support/commands';
+import { tempDir, useServers } from '../support/serverProcess';
+import { until } from '../support/until';
 
 /** workspaceWrite with the host's /tmp visible. */
 const workspaceWrite = (networkAccess: boolean) => ({

@@ -8,8 +8,8 @@ import type { McpServerStatus, McpToolCallItem } from '../../server/protocol/mcp
 import { startOAuthMcpServer } from '../fixtures/mcpServer/oauth';
 import type { HttpFixture } from '../fixtures/mcpServer/http';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../helpers/agent';
-import { ServerProcess } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../support/agent';
+import { ServerProcess } from '../support/serverProcess';
 
 describe('MCP servers: OAuth sign-in', function () {
   this.timeout(40_000);

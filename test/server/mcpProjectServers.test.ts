@@ -6,10 +6,10 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DISTRUST_ANSWER, PROJECT_SERVER_TRUST_QUESTION, TRUST_ANSWER } from '../../server/protocol/mcpTrust';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../helpers/agent';
-import type { Incoming } from '../helpers/messageLog';
-import { repoRoot } from '../helpers/paths';
-import { ServerProcess, tempDir } from '../helpers/serverProcess';
+import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import type { Incoming } from '../support/messageLog';
+import { repoRoot } from '../support/paths';
+import { ServerProcess, tempDir } from '../support/serverProcess';
 
 const FIXTURE = join(repoRoot, 'test', 'fixtures', 'mcpServer', 'stdio.ts');
 

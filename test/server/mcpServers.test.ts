@@ -9,10 +9,10 @@ import type { McpToolCallItem } from '../../server/protocol/mcp';
 import type { McpServerStatus } from '../../server/protocol/mcp';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { startHttpMcpServer, type HttpFixture } from '../fixtures/mcpServer/http';
-import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../helpers/agent';
-import type { Incoming } from '../helpers/messageLog';
-import { repoRoot } from '../helpers/paths';
-import { ServerProcess, tempDir } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../support/agent';
+import type { Incoming } from '../support/messageLog';
+import { repoRoot } from '../support/paths';
+import { ServerProcess, tempDir } from '../support/serverProcess';
 
 const FIXTURE = join(repoRoot, 'test', 'fixtures', 'mcpServer', 'stdio.ts');
 

@@ -6,8 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Model } from '../../server/protocol/modelMethods';
 import { startModelServer, useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome } from '../helpers/agent';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome } from '../support/agent';
+import { tempDir, useServers } from '../support/serverProcess';
 
 interface ModelPage {
   data: Model[];

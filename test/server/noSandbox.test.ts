@@ -5,9 +5,9 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../helpers/agent';
-import { answer, commandItems, execCall, gitRepo, serverRequest } from '../helpers/commands';
-import { useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { answer, commandItems, execCall, gitRepo, serverRequest } from '../support/commands';
+import { useServers } from '../support/serverProcess';
 
 const APPROVAL = 'item/commandExecution/requestApproval';
 const UNCONFINED =

@@ -2,8 +2,8 @@
 // pipes break. It must shut down rather than linger, and never spin on the broken log pipe.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { serverBundle } from '../helpers/paths';
-import { tempDir } from '../helpers/serverProcess';
+import { serverBundle } from '../support/paths';
+import { tempDir } from '../support/serverProcess';
 
 describe('a server whose client is gone', function () {
   it('exits when its output breaks, though its input stays open', async () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { ServerProcess, tempDir } from '../helpers/serverProcess';
-import { writeRollout } from '../helpers/rollouts';
+import { ServerProcess, tempDir } from '../support/serverProcess';
+import { writeRollout } from '../support/rollouts';
 
 describe('thread/list pagination over 1,000 threads', () => {
   let server: ServerProcess;

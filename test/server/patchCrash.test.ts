@@ -6,9 +6,9 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn } from '../helpers/agent';
-import { patchCall } from '../helpers/patches';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, startTurn } from '../support/agent';
+import { patchCall } from '../support/patches';
+import { tempDir, useServers } from '../support/serverProcess';
 
 const FILES = 300;
 const name = (i: number) => `f${String(i).padStart(3, '0')}.txt`;

@@ -3,8 +3,8 @@
 import { strict as assert } from 'node:assert';
 import type { AgentMessageItem } from '../../server/protocol/items';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../helpers/agent';
-import { ServerProcess } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../support/agent';
+import { ServerProcess } from '../support/serverProcess';
 
 const PLAN_MODE = { mode: 'plan', settings: { model: 'test-model', developer_instructions: null } };
 /** The concatenated deltas one item received through `method`. */

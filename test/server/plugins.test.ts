@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AppInfo } from '../../server/protocol/appMethods';
 import type { SkillsListEntry } from '../../server/protocol/skillMethods';
-import { tempDir, useServers, type ServerProcess } from '../helpers/serverProcess';
+import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });

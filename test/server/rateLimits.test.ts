@@ -3,8 +3,8 @@
 // Anthropic's anthropic-ratelimit-*. A provider that sends none has null windows.
 import { strict as assert } from 'node:assert';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, runTurn, startThread } from '../helpers/agent';
-import { useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, runTurn, startThread } from '../support/agent';
+import { useServers } from '../support/serverProcess';
 
 interface Snapshot {
   limitId: string;

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { ThreadItem } from '../../server/protocol/items';
 import type { Turn } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, completedItems, startThread, turnCompleted } from '../helpers/agent';
-import { tempDir, useServers, type ServerProcess } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, startThread, turnCompleted } from '../support/agent';
+import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {

@@ -6,9 +6,9 @@ import {
 } from '../../extension/client/serverClient';
 import { RestartPolicy } from '../../extension/client/restartPolicy';
 import { join } from 'node:path';
-import { repoRoot, serverBundle } from '../helpers/paths';
-import { tempDir } from '../helpers/serverProcess';
-import { until } from '../helpers/until';
+import { repoRoot, serverBundle } from '../support/paths';
+import { tempDir } from '../support/serverProcess';
+import { until } from '../support/until';
 
 const askingServer = join(repoRoot, 'test', 'fixtures', 'serverThatAsks.mjs');
 const notifyingServer = join(repoRoot, 'test', 'fixtures', 'serverThatNotifies.mjs');

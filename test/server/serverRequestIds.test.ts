@@ -4,11 +4,11 @@
 import { strict as assert } from 'node:assert';
 import { ServerClient } from '../../extension/client/serverClient';
 import type { RequestId } from '../../server/protocol/serverRequests';
-import { serverBundle } from '../helpers/paths';
+import { serverBundle } from '../support/paths';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome } from '../helpers/agent';
-import { execCall, gitRepo } from '../helpers/commands';
-import { until } from '../helpers/until';
+import { agentEnv, agentHome } from '../support/agent';
+import { execCall, gitRepo } from '../support/commands';
+import { until } from '../support/until';
 
 describe('server request ids in the extension client', function () {
   this.timeout(30_000);

@@ -8,9 +8,9 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SkillsListEntry } from '../../server/protocol/skillMethods';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, runTurn, startThread } from '../helpers/agent';
-import { gitRepo } from '../helpers/commands';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, runTurn, startThread } from '../support/agent';
+import { gitRepo } from '../support/commands';
+import { tempDir, useServers } from '../support/serverProcess';
 
 /** Writes `<root>/<folder>/SKILL.md` and returns its path. */
 function writeSkill(root: string, folder: string, front: string, body = 'Follow these steps.'): string {

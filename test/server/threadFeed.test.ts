@@ -4,12 +4,12 @@
 import { strict as assert } from 'node:assert';
 import { ServerClient } from '../../extension/client/serverClient';
 import { ThreadFeed, turnsPerPage, type FeedServer } from '../../extension/conversation/threadFeed';
-import type { HostMessage } from '../../shared/webviewMessages';
+import type { HostMessage } from '../../webview/messages';
 import { ConversationStore } from '../../webview/store/store';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome } from '../helpers/agent';
-import { serverBundle } from '../helpers/paths';
-import { until } from '../helpers/until';
+import { agentEnv, agentHome } from '../support/agent';
+import { serverBundle } from '../support/paths';
+import { until } from '../support/until';
 
 describe('the conversation feed against the real server', function () {
   this.timeout(60_000);

@@ -6,9 +6,9 @@ import { strict as assert } from 'node:assert';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, runTurn, startThread } from '../helpers/agent';
-import { writeRollout, type FixtureTurn } from '../helpers/rollouts';
-import { tempDir, useServers, type ServerProcess } from '../helpers/serverProcess';
+import { agentEnv, agentHome, runTurn, startThread } from '../support/agent';
+import { writeRollout, type FixtureTurn } from '../support/rollouts';
+import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
 
 interface Listed {
   data: { id: string; searchMatch?: { turnId: string | null; snippet: string } }[];

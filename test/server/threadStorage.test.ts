@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Thread } from '../../server/protocol/thread';
-import { tempDir, useServers } from '../helpers/serverProcess';
-import { writeRollout } from '../helpers/rollouts';
+import { tempDir, useServers } from '../support/serverProcess';
+import { writeRollout } from '../support/rollouts';
 
 describe('app-server over stdio: listing and damaged storage', () => {
   const start = useServers();

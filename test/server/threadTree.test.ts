@@ -9,10 +9,10 @@ import {
   type TreeNode,
 } from '../../extension/threads/threadTreeModel';
 import type { ThreadStatus } from '../../server/protocol/thread';
-import { serverBundle } from '../helpers/paths';
-import { writeRollout } from '../helpers/rollouts';
-import { tempDir } from '../helpers/serverProcess';
-import { until } from '../helpers/until';
+import { serverBundle } from '../support/paths';
+import { writeRollout } from '../support/rollouts';
+import { tempDir } from '../support/serverProcess';
+import { until } from '../support/until';
 
 const day = 24 * 60 * 60 * 1000;
 /**

@@ -4,8 +4,8 @@ import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startThread, startTurn } from '../helpers/agent';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, startThread, startTurn } from '../support/agent';
+import { tempDir, useServers } from '../support/serverProcess';
 
 const loadedIds = async (server: { call<T>(method: string): Promise<T> }) =>
   (await server.call<{ data: string[] }>('thread/loaded/list')).data;

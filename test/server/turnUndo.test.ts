@@ -17,12 +17,12 @@ import { join } from 'node:path';
 import type { FileChangeItem } from '../../server/protocol/fileChange';
 import type { TurnFileChange } from '../../server/protocol/turnChanges';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, completedItems, startTurn, turnCompleted } from '../helpers/agent';
-import { execCall, gitRepo } from '../helpers/commands';
-import { patchCall, repoWith, UPDATE_README } from '../helpers/patches';
-import type { ServerProcess } from '../helpers/serverProcess';
-import { useServers } from '../helpers/serverProcess';
-import { until } from '../helpers/until';
+import { agentEnv, agentHome, completedItems, startTurn, turnCompleted } from '../support/agent';
+import { execCall, gitRepo } from '../support/commands';
+import { patchCall, repoWith, UPDATE_README } from '../support/patches';
+import type { ServerProcess } from '../support/serverProcess';
+import { useServers } from '../support/serverProcess';
+import { until } from '../support/until';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 const read = (path: string) => readFileSync(path, 'utf8');

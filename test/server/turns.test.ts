@@ -18,9 +18,9 @@ import {
   turnCompleted,
   turnEvents,
   type ProviderOptions,
-} from '../helpers/agent';
-import { tempDir, useServers } from '../helpers/serverProcess';
-import { until } from '../helpers/until';
+} from '../support/agent';
+import { tempDir, useServers } from '../support/serverProcess';
+import { until } from '../support/until';
 
 const WIRES: WireFormat[] = ['responses', 'chat', 'anthropic'];
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);

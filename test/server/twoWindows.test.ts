@@ -5,8 +5,8 @@ import { rmSync } from 'node:fs';
 import type { ThreadItem } from '../../server/protocol/items';
 import type { Turn } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, runTurn, startThread, startTurn, turnCompleted } from '../helpers/agent';
-import { useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, runTurn, startThread, startTurn, turnCompleted } from '../support/agent';
+import { useServers } from '../support/serverProcess';
 
 interface ReadThread {
   archived?: boolean;

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { ThreadItem } from '../../server/protocol/items';
 import { useModelServer } from '../fixtures/modelServer/server';
 import type { WireFormat } from '../fixtures/modelServer/scenario';
-import { agentEnv, agentHome, completedItems, runTurn, startThread } from '../helpers/agent';
-import { tempDir, useServers } from '../helpers/serverProcess';
+import { agentEnv, agentHome, completedItems, runTurn, startThread } from '../support/agent';
+import { tempDir, useServers } from '../support/serverProcess';
 
 // A 1×1 transparent PNG.
 const PNG = Buffer.from(

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { serverBundle } from '../helpers/paths';
-import { WsClient, startWsServer } from '../helpers/wsServer';
+import { serverBundle } from '../support/paths';
+import { WsClient, startWsServer } from '../support/wsServer';
 
 describe('app-server over WebSocket', () => {
   let server: Awaited<ReturnType<typeof startWsServer>>;

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serverBundle } from '../helpers/paths';
-import { tempDir } from '../helpers/serverProcess';
-import { WsClient, startWsServer } from '../helpers/wsServer';
+import { serverBundle } from '../support/paths';
+import { tempDir } from '../support/serverProcess';
+import { WsClient, startWsServer } from '../support/wsServer';
 
 type Server = Awaited<ReturnType<typeof startWsServer>>;
 

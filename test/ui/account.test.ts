@@ -3,8 +3,14 @@
 // away; the chosen provider and model become settings the status bar shows.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { useWorkbench } from '../harness/uiFixture';
-import { activityBarItem, notification, runCommand, screenshot, sideBarIdle } from '../harness/workbench';
+import { useWorkbench } from '../support/harness/uiFixture';
+import {
+  activityBarItem,
+  notification,
+  runCommand,
+  screenshot,
+  sideBarIdle,
+} from '../support/harness/workbench';
 import { waitForServerChild } from './serverChild';
 
 const key = 'sk-ant-ui-test-0123456789';

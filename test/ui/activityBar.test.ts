@@ -1,8 +1,8 @@
 // The installed .vsix as a user meets it: the activity-bar icon, the Threads view's welcome content, and the
 // About command from the command palette (its toast shows the version the server child process reported).
 import * as assert from 'node:assert/strict';
-import { packageJson } from '../helpers/paths';
-import { useWorkbench } from '../harness/uiFixture';
+import { packageJson } from '../support/paths';
+import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
   notification,
@@ -13,7 +13,7 @@ import {
   themes,
   view,
   type ThemeKind,
-} from '../harness/workbench';
+} from '../support/harness/workbench';
 
 describe('Threadline in the workbench (installed .vsix)', () => {
   const wb = useWorkbench();

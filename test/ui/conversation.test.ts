@@ -3,8 +3,8 @@
 // changes, Stop on a running turn, and the conversation and an unsent draft after "Reload Window".
 import * as assert from 'node:assert/strict';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { useWorkbench } from '../harness/uiFixture';
-import { activityBarItem, runCommand, screenshot, setColorTheme, view } from '../harness/workbench';
+import { useWorkbench } from '../support/harness/uiFixture';
+import { activityBarItem, runCommand, screenshot, setColorTheme, view } from '../support/harness/workbench';
 import { conversation, newThread as openNewThread, send, useScriptedModel } from './conversationPage';
 
 const patch = [

@@ -5,14 +5,14 @@
 import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { useWorkbench } from '../harness/uiFixture';
+import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
   screenshot,
   setColorTheme,
   sideBarIdle,
   type ThemeKind,
-} from '../harness/workbench';
+} from '../support/harness/workbench';
 import { conversation, newThread, send, useScriptedModel } from './conversationPage';
 import { waitForServerChild } from './serverChild';
 

@@ -4,8 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import type { Workbench } from '../harness/uiFixture';
-import { activityBarItem, runCommand, sideBarIdle } from '../harness/workbench';
+import type { Workbench } from '../support/harness/uiFixture';
+import { activityBarItem, runCommand, sideBarIdle } from '../support/harness/workbench';
 
 const extensionId = 'threadline-dev.threadline';
 

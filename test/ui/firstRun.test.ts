@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { useWorkbench } from '../harness/uiFixture';
+import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
   notification,
@@ -14,7 +14,7 @@ import {
   runCommand,
   screenshot,
   setColorTheme,
-} from '../harness/workbench';
+} from '../support/harness/workbench';
 import { conversation } from './conversationPage';
 
 const key = 'sk-first-run-0123456789abcdef';

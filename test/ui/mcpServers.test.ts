@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { repoRoot } from '../helpers/paths';
-import { useWorkbench } from '../harness/uiFixture';
-import { activityBarItem, runCommand, screenshot, sideBarIdle, view } from '../harness/workbench';
+import { repoRoot } from '../support/paths';
+import { useWorkbench } from '../support/harness/uiFixture';
+import { activityBarItem, runCommand, screenshot, sideBarIdle, view } from '../support/harness/workbench';
 import { newThread, send, useScriptedModel } from './conversationPage';
 
 const fixture = join(repoRoot, 'test', 'fixtures', 'mcpServer', 'stdio.ts');

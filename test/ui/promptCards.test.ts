@@ -7,10 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { execCall } from '../helpers/commands';
-import { resultsPath } from '../harness/paths';
-import { useWorkbench } from '../harness/uiFixture';
-import { runCommand, screenshot, setColorTheme } from '../harness/workbench';
+import { execCall } from '../support/commands';
+import { resultsPath } from '../support/harness/paths';
+import { useWorkbench } from '../support/harness/uiFixture';
+import { runCommand, screenshot, setColorTheme } from '../support/harness/workbench';
 import { newThread, send, useScriptedModel } from './conversationPage';
 
 describe('prompt cards in the conversation view (installed .vsix)', function () {

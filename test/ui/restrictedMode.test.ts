@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { execCall } from '../helpers/commands';
-import { useWorkbench } from '../harness/uiFixture';
-import { screenshot } from '../harness/workbench';
+import { execCall } from '../support/commands';
+import { useWorkbench } from '../support/harness/uiFixture';
+import { screenshot } from '../support/harness/workbench';
 import { newThread, send, useScriptedModel } from './conversationPage';
 
 describe('Restricted Mode (installed .vsix, an untrusted folder)', function () {

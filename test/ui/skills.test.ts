@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { useWorkbench } from '../harness/uiFixture';
-import { screenshot, setColorTheme } from '../harness/workbench';
+import { useWorkbench } from '../support/harness/uiFixture';
+import { screenshot, setColorTheme } from '../support/harness/workbench';
 import { newThread, useScriptedModel } from './conversationPage';
 
 describe('skills in the composer (installed .vsix)', function () {

@@ -2,9 +2,9 @@
 // thread is found as it is typed, the matching line is the result's description, and picking it
 // opens the conversation scrolled to the turn that said it.
 import * as assert from 'node:assert/strict';
-import { writeRollout, type FixtureTurn } from '../helpers/rollouts';
-import { useWorkbench } from '../harness/uiFixture';
-import { runCommand, screenshot } from '../harness/workbench';
+import { writeRollout, type FixtureTurn } from '../support/rollouts';
+import { useWorkbench } from '../support/harness/uiFixture';
+import { runCommand, screenshot } from '../support/harness/workbench';
 import { conversation } from './conversationPage';
 
 describe('searching threads (installed .vsix)', function () {

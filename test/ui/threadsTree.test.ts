@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { writeRollout } from '../helpers/rollouts';
-import { useWorkbench } from '../harness/uiFixture';
+import { writeRollout } from '../support/rollouts';
+import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
   notification,
@@ -15,7 +15,7 @@ import {
   setColorTheme,
   sideBarIdle,
   view,
-} from '../harness/workbench';
+} from '../support/harness/workbench';
 import { waitForServerChild } from './serverChild';
 
 const day = 24 * 60 * 60 * 1000;

@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { useWorkbench } from '../harness/uiFixture';
-import { screenshot } from '../harness/workbench';
+import { useWorkbench } from '../support/harness/uiFixture';
+import { screenshot } from '../support/harness/workbench';
 import { newThread, send, useScriptedModel } from './conversationPage';
 
 const patch = [

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import yauzl from 'yauzl';
-import { packageJson, repoRoot, vsixPath } from '../helpers/paths';
+import { packageJson, repoRoot, vsixPath } from '../support/paths';
 
 function listZip(path: string): Promise<string[]> {
   return new Promise((resolveList, reject) => {

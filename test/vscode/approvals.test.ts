@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { sidesOfChange } from '../../extension/conversation/changeBase';
 import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
-import { agentEnv } from '../helpers/agent';
+import { agentEnv } from '../support/agent';
 import { threadlineApi } from './extensionApi';
 import { waitFor } from './treeHelpers';
 

@@ -6,8 +6,8 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThreadNode } from '../../extension/threads/threadTreeModel';
-import { repoRoot } from '../helpers/paths';
-import { tempDir } from '../helpers/tempDirs';
+import { repoRoot } from '../support/paths';
+import { tempDir } from '../support/tempDirs';
 import { threadlineApi } from './extensionApi';
 import { shownIds, waitFor } from './treeHelpers';
 

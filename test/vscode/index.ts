@@ -2,7 +2,7 @@
 // run(). Both launchers (code-server and @vscode/test-electron) use it. Suites are bundled in; mocha is
 // resolved from the repository's node_modules at run time.
 import Mocha from 'mocha';
-import { mochaHooks } from '../helpers/tempDirs';
+import { mochaHooks } from '../support/tempDirs';
 import { tagReporterOutput } from './outputTag';
 
 export async function run(): Promise<void> {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServerNode } from '../../extension/mcp/mcpServerNodes';
-import { repoRoot } from '../helpers/paths';
+import { repoRoot } from '../support/paths';
 import { threadlineApi } from './extensionApi';
 
 const fixture = join(repoRoot, 'test', 'fixtures', 'mcpServer', 'stdio.ts');

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
-import { tempDir } from '../helpers/tempDirs';
+import { tempDir } from '../support/tempDirs';
 import { threadlineApi } from './extensionApi';
 import { archivedIds, shownIds, waitFor } from './treeHelpers';
 

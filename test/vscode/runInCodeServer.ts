@@ -4,12 +4,12 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
-import { repoRoot } from '../helpers/paths';
-import { tempDir } from '../helpers/tempDirs';
-import { Browser } from '../harness/browser';
-import { CodeServer } from '../harness/codeServer';
-import { withTimeout } from '../harness/timeouts';
-import { createWorkspace } from '../harness/workspace';
+import { repoRoot } from '../support/paths';
+import { tempDir } from '../support/tempDirs';
+import { Browser } from '../support/harness/browser';
+import { CodeServer } from '../support/harness/codeServer';
+import { withTimeout } from '../support/harness/timeouts';
+import { createWorkspace } from '../support/harness/workspace';
 import { bundleInEditorTests } from './bundle';
 import { outputTag } from './outputTag';
 

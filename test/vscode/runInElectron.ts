@@ -2,8 +2,8 @@
 // VSCODE_EXECUTABLE names the VS Code binary to use; without it @vscode/test-electron downloads one, which
 // needs internet access.
 import { runTests } from '@vscode/test-electron';
-import { repoRoot } from '../helpers/paths';
-import { createWorkspace } from '../harness/workspace';
+import { repoRoot } from '../support/paths';
+import { createWorkspace } from '../support/harness/workspace';
 import { bundleInEditorTests } from './bundle';
 
 async function main(): Promise<number> {

@@ -2,7 +2,7 @@
 import type { ThreadNode } from '../../extension/threads/threadTreeModel';
 import { threadlineApi } from './extensionApi';
 
-export { until as waitFor } from '../helpers/until';
+export { until as waitFor } from '../support/until';
 
 /** Every thread the tree shows outside Archived, in order. */
 export async function shownIds(): Promise<string[]> {

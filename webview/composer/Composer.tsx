@@ -15,7 +15,7 @@ import {
 } from 'react';
 import type { Model } from '../../server/protocol/modelMethods';
 import type { UserInput } from '../../server/protocol/userInput';
-import type { PickerDefaults, TurnOverrides } from '../../shared/webviewMessages';
+import type { PickerDefaults, TurnOverrides } from '../messages';
 import { useHost, useView } from '../components/hooks';
 import { SetupCard } from '../setup/SetupCard';
 import { useSetup } from '../setup/useSetup';

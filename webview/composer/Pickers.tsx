@@ -6,7 +6,7 @@ import VscodeOption from '@vscode-elements/react-elements/dist/components/Vscode
 import VscodeSingleSelect from '@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js';
 import type { ApprovalPolicy, SandboxMode } from '../../server/protocol/enums';
 import type { Model } from '../../server/protocol/modelMethods';
-import type { PickerDefaults, TurnOverrides } from '../../shared/webviewMessages';
+import type { PickerDefaults, TurnOverrides } from '../messages';
 
 const approvals = [
   ['untrusted', 'Ask for untrusted commands'],

@@ -4,7 +4,7 @@
 // goes to the next card, or back to the composer.
 import { useEffect, useRef } from 'react';
 import { useStore, useView } from '../components/hooks';
-import type { PromptView } from '../../shared/webviewMessages';
+import type { PromptView } from '../messages';
 import type { SettledPrompt } from '../store/prompts';
 import { CommandPrompt } from './CommandPrompt';
 import { FileChangePrompt } from './FileChangePrompt';

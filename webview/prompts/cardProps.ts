@@ -1,6 +1,6 @@
 // What every prompt card gets from the queue.
 import type { Ref } from 'react';
-import type { PromptKind, PromptResult, PromptView } from '../../shared/webviewMessages';
+import type { PromptKind, PromptResult, PromptView } from '../messages';
 
 export interface CardProps<K extends PromptKind> {
   prompt: Extract<PromptView, { kind: K }>;

@@ -7,7 +7,7 @@ import type {
   CommandExecutionRequestApprovalParams,
   FileChangeApprovalDecision,
 } from '../../server/protocol/serverRequests';
-import type { PromptKind, PromptOutcome } from '../../shared/webviewMessages';
+import type { PromptKind, PromptOutcome } from '../messages';
 
 export type Shortcut = 'Enter' | 'S' | 'A' | 'D' | 'Escape' | 'C';
 

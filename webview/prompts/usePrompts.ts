@@ -2,7 +2,7 @@
 // answer that goes to the host and shows on the card at once.
 import { useCallback, useSyncExternalStore } from 'react';
 import { useHost, useStore } from '../components/hooks';
-import type { PromptResult } from '../../shared/webviewMessages';
+import type { PromptResult } from '../messages';
 import type { PromptState } from '../store/prompts';
 
 export function usePrompts(): PromptState {

@@ -2,7 +2,7 @@
 // server that does not answer). The draft stays in the composer; once a button leaves the provider
 // usable, the composer sends that same draft.
 import { useEffect, useRef } from 'react';
-import type { SetupAction, SetupStatus } from '../../shared/webviewMessages';
+import type { SetupAction, SetupStatus } from '../messages';
 
 type NotReady = Extract<SetupStatus, { ready: false }>;
 

@@ -2,7 +2,7 @@
 // card's state (which problem, a step running) and runs the card's buttons.
 import { useCallback, useState } from 'react';
 import type { Host } from '../host';
-import type { SetupAction, SetupStatus } from '../../shared/webviewMessages';
+import type { SetupAction, SetupStatus } from '../messages';
 
 export type NotReady = Extract<SetupStatus, { ready: false }>;
 export type CardAction = SetupAction | { action: 'recheck' };

@@ -3,7 +3,7 @@
 import { useSyncExternalStore } from 'react';
 import { Composer } from '../composer/Composer';
 import { useHost, useStore } from '../components/hooks';
-import type { RecentThread } from '../../shared/webviewMessages';
+import type { RecentThread } from '../messages';
 
 export function StartView() {
   const store = useStore();

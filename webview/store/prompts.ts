@@ -2,7 +2,7 @@
 // sends the whole pending list on every change (it is a handful); a settled prompt stays a moment so
 // its card can say how it ended, and once settled it never comes back as pending: a second answer is
 // impossible from here.
-import type { PromptOutcome, PromptResult, PromptView } from '../../shared/webviewMessages';
+import type { PromptOutcome, PromptResult, PromptView } from '../messages';
 
 export interface SettledPrompt {
   prompt: PromptView;

@@ -7,7 +7,7 @@ import { isThreadItem } from '../../server/protocol/itemTypes';
 import { checkNotification } from '../../server/protocol/notificationCheck';
 import { routeNotification, type NotificationHandlers } from '../../server/protocol/notificationRoutes';
 import type { Turn } from '../../server/protocol/thread';
-import type { ProtocolNotification, ThreadSnapshot } from '../../shared/webviewMessages';
+import type { ProtocolNotification, ThreadSnapshot } from '../messages';
 import {
   emptyState,
   endsInError,

@@ -4,7 +4,7 @@
 import type { ThreadItem } from '../../server/protocol/items';
 import type { NotificationParamsOf } from '../../server/protocol/methods';
 import type { Thread, TurnError, TurnStatus } from '../../server/protocol/thread';
-import type { ThreadSettings } from '../../shared/webviewMessages';
+import type { ThreadSettings } from '../messages';
 
 /** An item of a type this build does not know yet (rendered by the generic card). */
 export type UnknownItem = { type: string; id: string; [field: string]: unknown };

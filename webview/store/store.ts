@@ -1,9 +1,9 @@
 // The webview's store: takes host messages, checks their sequence numbers, applies deltas through the
 // pure reducer at most once per frame, and tells subscribers what changed — item subscribers only
 // when their own item changed, view subscribers only when something other than item content did.
-import { Emitter } from '../../shared/emitter';
-import type { IDisposable } from '../../shared/lifecycle';
-import type { HostMessage, ProtocolNotification, StartInfo } from '../../shared/webviewMessages';
+import { Emitter } from '../common/emitter';
+import type { IDisposable } from '../common/lifecycle';
+import type { HostMessage, ProtocolNotification, StartInfo } from '../messages';
 import { noPrompts, reducePrompts, type PromptAction, type PromptState } from './prompts';
 import { fromSnapshot, prependTurns, reduceAll } from './reducer';
 import { emptyState, type ConversationState } from './state';

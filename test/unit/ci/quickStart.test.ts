@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../helpers/paths';
+import { repoRoot } from '../../support/paths';
 
 /** The commands of the first sh block under "## Quick start", without their comments. */
 function quickStartCommands(readme: string): string[] {

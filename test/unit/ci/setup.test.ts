@@ -8,8 +8,8 @@ import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../../helpers/paths';
-import { tempDir } from '../../helpers/tempDirs';
+import { repoRoot } from '../../support/paths';
+import { tempDir } from '../../support/tempDirs';
 
 const setupScript = join(repoRoot, '.ci', 'setup.mjs');
 // The machine's npm cache, read offline: the first run installs from it without the network.

@@ -1,17 +1,17 @@
-// What test/helpers/tempDirs.ts promises, attacked with real suites run by a real mocha: every folder a
+// What test/support/tempDirs.ts promises, attacked with real suites run by a real mocha: every folder a
 // suite makes is gone once it ends, whether its tests pass, throw, time out, reject or end the process;
 // and the check at the end of `npm test` names whatever is left.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../helpers/paths';
-import { tempDir } from '../../helpers/tempDirs';
+import { repoRoot } from '../../support/paths';
+import { tempDir } from '../../support/tempDirs';
 
 const mochaBin = join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
 
 function runSuite(spec: string, runTmp: string) {
-  const args = [mochaBin, '--no-config', '-r', 'tsx/cjs', '-r', 'test/helpers/tempDirs.ts', spec];
+  const args = [mochaBin, '--no-config', '-r', 'tsx/cjs', '-r', 'test/support/tempDirs.ts', spec];
   const env = { ...process.env, THREADLINE_TEST_TMPDIR: runTmp };
   return spawnSync(process.execPath, args, { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
 }

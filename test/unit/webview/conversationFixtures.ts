@@ -1,7 +1,7 @@
 // Threads, turns and notifications for the webview's tests, shaped as the protocol types say.
 import type { ThreadItem } from '../../../server/protocol/items';
 import type { Thread, Turn } from '../../../server/protocol/thread';
-import type { HostMessage, ProtocolNotification, ThreadSnapshot } from '../../../shared/webviewMessages';
+import type { HostMessage, ProtocolNotification, ThreadSnapshot } from '../../../webview/messages';
 
 export const threadId = 'thr_1';
 

@@ -3,7 +3,7 @@
 // sent once set up; a failed turn's error stands under its prompt.
 import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
-import type { SetupAction, SetupStatus, StartInfo } from '../../../shared/webviewMessages';
+import type { SetupAction, SetupStatus, StartInfo } from '../../../webview/messages';
 import { deltas, n, snapshot, turn, userMessage } from './conversationFixtures';
 import { useAppDom } from './dom';
 import type { Page as PageType } from './page';

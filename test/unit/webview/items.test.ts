@@ -3,7 +3,7 @@
 // for each item type with the generic card for unknown ones.
 import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
-import type { HostMessage } from '../../../shared/webviewMessages';
+import type { HostMessage } from '../../../webview/messages';
 import { agentMessage, deltas, n, snapshot, turn, userMessage } from './conversationFixtures';
 import { useAppDom } from './dom';
 

@@ -5,12 +5,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import type { ReactNode } from 'react';
 import { HostContext, StoreContext } from '../../../webview/components/hooks';
 import { Host, type VsCodeApi } from '../../../webview/host';
-import type {
-  HostMessage,
-  HostRequestName,
-  PersistedState,
-  WebviewMessage,
-} from '../../../shared/webviewMessages';
+import type { HostMessage, HostRequestName, PersistedState, WebviewMessage } from '../../../webview/messages';
 import { ConversationStore } from '../../../webview/store/store';
 
 type Answers = Partial<Record<HostRequestName, (params: never) => unknown>>;

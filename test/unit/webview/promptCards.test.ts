@@ -3,7 +3,7 @@
 // and a card that arrives leaves the composer's draft and focus alone.
 import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
-import type { PromptView, WebviewMessage } from '../../../shared/webviewMessages';
+import type { PromptView, WebviewMessage } from '../../../webview/messages';
 import { deltas, n, snapshot, threadId, turn, userMessage } from './conversationFixtures';
 import { useAppDom } from './dom';
 import type { Page as PageType } from './page';

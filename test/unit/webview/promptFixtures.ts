@@ -1,5 +1,5 @@
 // Pending prompts for the webview's tests, with params shaped as the server's requests are.
-import type { PromptView } from '../../../shared/webviewMessages';
+import type { PromptView } from '../../../webview/messages';
 import { threadId } from './conversationFixtures';
 
 const ref = (key: string, receivedAt: number) => ({

@@ -2,7 +2,7 @@
 // trust; the approval and sandbox picker is gone while the host fixes the policy, and back once trusted.
 import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
-import type { ViewContext } from '../../../shared/webviewMessages';
+import type { ViewContext } from '../../../webview/messages';
 import { snapshot, turn, userMessage } from './conversationFixtures';
 import { useAppDom } from './dom';
 import type { Page } from './page';

@@ -1,0 +1,100 @@
+// Mocha hooks every UI suite shares: one code-server (with the packaged .vsix installed) and one browser per
+// suite, a fresh workspace per test, and on failure a screenshot plus the logs in test-results/ui/.
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { vsixPath } from '../paths';
+import { Browser } from './browser';
+import { CodeServer } from './codeServer';
+import { tempDir } from '../tempDirs';
+import { resultsPath } from './paths';
+import { openWorkbench, screenshot } from './workbench';
+import { createWorkspace } from './workspace';
+
+export interface Workbench {
+  readonly page: Page;
+  readonly server: CodeServer;
+  readonly browser: Browser;
+  readonly workspace: string;
+  /** The suite's THREADLINE_HOME: the extension's server keeps its threads here, never in ~/.threadline. */
+  readonly home: string;
+}
+
+export function fileName(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** Call inside describe(); the returned object is filled in before each test. */
+export function useWorkbench(
+  files: Record<string, string> = { 'README.md': '# Demo\n' },
+  options: { restricted?: boolean } = {},
+): Workbench {
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let workspace = '';
+  let home = '';
+  const fixture: Workbench = {
+    get page() {
+      return browser!.page;
+    },
+    get server() {
+      return server!;
+    },
+    get browser() {
+      return browser!;
+    },
+    get workspace() {
+      return workspace;
+    },
+    get home() {
+      return home;
+    },
+  };
+
+  before(async function () {
+    this.timeout(120_000);
+    if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run npm run package first`);
+    home = tempDir('threadline-home-');
+    server = await CodeServer.start({
+      vsixFiles: [vsixPath],
+      // A developer's own ~/.codex history stays out of the tests.
+      env: { THREADLINE_HOME: home, CODEX_HOME: join(home, 'no-codex-history') },
+      restricted: options.restricted,
+    });
+    browser = await Browser.launch();
+  });
+
+  beforeEach(async function () {
+    this.timeout(90_000);
+    workspace = createWorkspace(files);
+    browser!.consoleErrors.length = 0;
+    await openWorkbench(browser!.page, server!.workbenchUrl(workspace));
+  });
+
+  afterEach(async function () {
+    const failed = this.currentTest?.state === 'failed';
+    if (failed && browser && server) await saveFailure(this.currentTest!.fullTitle(), browser, server);
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  async function saveFailure(title: string, browser: Browser, server: CodeServer): Promise<void> {
+    const name = `FAILED-${fileName(title)}`;
+    await screenshot(browser.page, name).catch(() => undefined);
+    const hostLogs = server.extensionHostLogs().map(({ file, text }) => `--- ${file} ---\n${text}`);
+    const consoleErrors = `--- browser console errors ---\n${browser.consoleErrors.join('\n')}`;
+    const log = [`--- code-server output ---\n${server.log()}`, consoleErrors, ...hostLogs].join('\n');
+    writeFileSync(resultsPath('ui', `${name}.log`), log);
+  }
+
+  after(async function () {
+    this.timeout(30_000);
+    await browser?.close();
+    await server?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  return fixture;
+}

@@ -1,0 +1,40 @@
+// The server-sent event parser on its own: events split anywhere across chunks, CRLF line ends,
+// comments, multi-line data.
+import { strict as assert } from 'node:assert';
+import { SseParser } from '../../../../server/providers/sse';
+
+describe('provider SSE parser', () => {
+  const stream =
+    'event: a\ndata: {"x":1}\n\n: keep-alive\n\ndata: [DONE]\n\nevent: b\ndata: one\ndata: two\n\n';
+  const expected = [
+    { event: 'a', data: '{"x":1}' },
+    { event: '', data: '[DONE]' },
+    { event: 'b', data: 'one\ntwo' },
+  ];
+
+  it('parses whole events and skips comments', () => {
+    assert.deepEqual(new SseParser().push(stream), expected);
+  });
+
+  it('gives the same events however the text is split', () => {
+    for (const text of [stream, stream.replace(/\n/g, '\r\n')]) {
+      for (let size = 1; size <= 7; size++) {
+        const parser = new SseParser();
+        const events = [];
+        for (let i = 0; i < text.length; i += size) events.push(...parser.push(text.slice(i, i + size)));
+        assert.deepEqual(events, expected, `chunks of ${size}`);
+      }
+    }
+  });
+
+  it('keeps an unterminated event until its blank line arrives', () => {
+    const parser = new SseParser();
+    assert.deepEqual(parser.push('data: {"partial":'), []);
+    assert.deepEqual(parser.push('true}\n'), []);
+    assert.deepEqual(parser.push('\n'), [{ event: '', data: '{"partial":true}' }]);
+  });
+
+  it('accepts fields without a space after the colon', () => {
+    assert.deepEqual(new SseParser().push('event:x\ndata:y\n\n'), [{ event: 'x', data: 'y' }]);
+  });
+});
