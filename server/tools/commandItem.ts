@@ -8,9 +8,12 @@ import type {
   CommandExecutionStatus,
 } from '../protocol/commandExecution';
 
-/** How a command ended: the item's own end fields, so a renamed field is renamed here too. */
+/**
+ * How a command ended: the item's fields other than what it started with, so a renamed field is a
+ * compile error at every place that completes an item.
+ */
 export type CommandEnd = Partial<
-  Pick<CommandExecutionItem, 'exitCode' | 'durationMs' | 'aggregatedOutput' | 'processId'>
+  Omit<CommandExecutionItem, 'type' | 'id' | 'command' | 'cwd' | 'commandActions' | 'source' | 'status'>
 > & { status: Exclude<CommandExecutionStatus, 'inProgress'> };
 
 export class CommandItem {
