@@ -118,6 +118,8 @@ export const clientRequests = {
   'collaborationMode/list': {
     params: Cfg.CollaborationModeListParams,
     result: Cfg.CollaborationModeListResponse,
+    experimental: true,
+    specOnly: true,
   },
   'fs/readFile': { params: Fs.FsReadFileParams, result: Fs.FsReadFileResponse },
   'fs/writeFile': { params: Fs.FsWriteFileParams, result: Fs.FsWriteFileResponse },

@@ -97,7 +97,9 @@ export class SkillCatalog {
     const seen = new Set<string>();
     for (const result of results) {
       // The same folder reached through two roots (a link, ~/.agents inside the home) is listed once.
-      for (const skill of result.skills) {
+      // A root's folders are read in parallel; by path, the listing is the same every time.
+      const byPath = [...result.skills].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      for (const skill of byPath) {
         if (seen.has(skill.realFolder)) continue;
         seen.add(skill.realFolder);
         skills.push(skill);
