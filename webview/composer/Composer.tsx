@@ -24,6 +24,7 @@ import { ModelPickers, PolicyPickers, policySummary } from './Pickers';
 import { RestrictedNotice, useRestricted } from './RestrictedNotice';
 import { SkillSuggestions, useSkillCompletion } from './SkillSuggestions';
 import { skillItems } from './skillMention';
+import { suggestionKey, wrapIndex } from './suggestionKeys';
 
 /** `threadId` null: the composer of a thread still to start (the view with no thread open). */
 export function Composer({
@@ -346,22 +347,12 @@ function useMentions(draft: string, input: React.RefObject<HTMLTextAreaElement |
     requestAnimationFrame(() => el.setSelectionRange(next.caret, next.caret));
   };
 
-  const onKeyDown = (
-    event: KeyboardEvent<HTMLTextAreaElement>,
-    setDraft: (text: string) => void,
-  ): boolean => {
-    if (results.length === 0) return false;
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((i) => (i + step + results.length) % results.length);
-    } else if (event.key === 'Enter' || event.key === 'Tab') {
-      choose(results[active].path, setDraft);
-    } else if (event.key === 'Escape') {
-      setMention(null);
-    } else return false;
-    event.preventDefault();
-    return true;
-  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>, setDraft: (text: string) => void) =>
+    suggestionKey(event, results.length, {
+      move: (step) => setActive((i) => wrapIndex(i, step, results.length)),
+      take: () => choose(results[active].path, setDraft),
+      close: () => setMention(null),
+    });
 
   return { results, active, update, choose, onKeyDown };
 }

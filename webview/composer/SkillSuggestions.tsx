@@ -5,6 +5,7 @@ import { useEffect, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { SkillMetadata } from '../../server/protocol/skillMethods';
 import { useHost } from '../components/hooks';
 import { insertSkill, rankSkills, skillQueryAt, type SkillQuery } from './skillMention';
+import { suggestionKey, wrapIndex } from './suggestionKeys';
 
 export function useSkillCompletion(draft: string, input: RefObject<HTMLTextAreaElement | null>) {
   const host = useHost();
@@ -44,22 +45,12 @@ export function useSkillCompletion(draft: string, input: RefObject<HTMLTextAreaE
     requestAnimationFrame(() => el.setSelectionRange(next.caret, next.caret));
   };
 
-  const onKeyDown = (
-    event: KeyboardEvent<HTMLTextAreaElement>,
-    setDraft: (text: string) => void,
-  ): boolean => {
-    if (results.length === 0) return false;
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((i) => (i + step + results.length) % results.length);
-    } else if (event.key === 'Enter' || event.key === 'Tab') {
-      choose(results[Math.min(active, results.length - 1)], setDraft);
-    } else if (event.key === 'Escape') {
-      setMention(null);
-    } else return false;
-    event.preventDefault();
-    return true;
-  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>, setDraft: (text: string) => void) =>
+    suggestionKey(event, results.length, {
+      move: (step) => setActive((i) => wrapIndex(i, step, results.length)),
+      take: () => choose(results[Math.min(active, results.length - 1)], setDraft),
+      close: () => setMention(null),
+    });
 
   return { results, active, picked, update, choose, onKeyDown, clearPicked: () => setPicked([]) };
 }
