@@ -5,7 +5,6 @@
 // the same Codex home, also twice (its first start builds its state database).
 // Usage: npx tsx bench/codexHistory.ts [threads per home, default 1000] [runs, default 3]
 //        (build first: npm run build)
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +13,7 @@ import { uuidv7 } from '../server/threads/uuidv7';
 import { repoRoot, serverBundle } from '../test/support/paths';
 import { writeRollout } from '../test/support/rollouts';
 import { tempDir } from '../test/support/tempDirs';
+import { rpcChild } from './rpcChild';
 
 const count = Number(process.argv[2] ?? 1000);
 const runs = Number(process.argv[3] ?? 3);
@@ -62,38 +62,16 @@ function writeCodexHome(codexHome: string): void {
 /** Runs a server, answers how long its first thread/list took (spawn to answer, and the call alone). */
 async function firstList(command: string, args: string[], env: NodeJS.ProcessEnv) {
   const started = performance.now();
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
-  let buffer = '';
-  type Answer = { id?: number; result?: { data: unknown[] }; error?: unknown };
-  const waiting = new Map<number, (value: Answer) => void>();
-  child.stdout.on('data', (chunk: Buffer) => {
-    const lines = (buffer + chunk.toString('utf8')).split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const message = JSON.parse(line) as Answer;
-      if (typeof message.id === 'number') waiting.get(message.id)?.(message);
-    }
-  });
-  let next = 1;
-  const call = (method: string, params: object) =>
-    new Promise<Answer>((done) => {
-      const id = next++;
-      waiting.set(id, done);
-      child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
-    });
+  const { child, call, stop } = rpcChild(command, args, env);
   await call('initialize', { clientInfo: { name: 'threadline_bench', title: 'bench', version: '1' } });
   child.stdin.write(`${JSON.stringify({ method: 'initialized' })}\n`);
   const before = performance.now();
   // Every provider: the reference otherwise lists only the configured provider's threads.
   const answer = await call('thread/list', { limit: 50, modelProviders: [] });
   const done = performance.now();
-  child.stdin.end();
-  const exited = new Promise((go) => child.once('exit', go));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
+  await stop();
   if (!answer.result) throw new Error(`thread/list failed: ${JSON.stringify(answer.error)}`);
-  return { call: done - before, total: done - started, listed: answer.result.data.length };
+  return { call: done - before, total: done - started, listed: (answer.result.data as unknown[]).length };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

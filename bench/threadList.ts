@@ -2,48 +2,23 @@
 // and the server's RSS after indexing; also the index rebuild when its file is gone.
 // Usage: npx tsx bench/threadList.ts [threads, default 10000]   (build first: npm run build)
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { writeRollout } from '../test/support/rollouts';
 import { serverBundle } from '../test/support/paths';
 import { tempDir } from '../test/support/serverProcess';
+import { rpcChild, rssMiB } from './rpcChild';
 
 const count = Number(process.argv[2] ?? 10_000);
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
-function rssMiB(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
-
 async function session(home: string) {
-  const child = spawn(process.execPath, [...nodeFlags, serverBundle, 'app-server'], {
-    env: { ...process.env, THREADLINE_HOME: home, THREADLINE_LOG: 'error' },
+  const server = rpcChild(process.execPath, [...nodeFlags, serverBundle, 'app-server'], {
+    THREADLINE_HOME: home,
+    THREADLINE_LOG: 'error',
   });
-  let buffer = '';
-  const waiting = new Map<number, (value: unknown) => void>();
-  child.stdout.on('data', (chunk) => {
-    const lines = (buffer + chunk).split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const message = JSON.parse(line);
-      waiting.get(message.id)?.(message);
-    }
-  });
-  let next = 1;
-  const call = (method: string, params: object) =>
-    new Promise((resolve) => {
-      const id = next++;
-      waiting.set(id, resolve);
-      child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
-    });
-  const timed = async (method: string, params: object) => {
-    const start = performance.now();
-    await call(method, params);
-    return performance.now() - start;
-  };
-  await call('initialize', { clientInfo: { name: 'threadline_vscode', version: '1' } });
-  return { child, timed, stop: () => child.kill() };
+  await server.call('initialize', { clientInfo: { name: 'threadline_vscode', version: '1' } });
+  return server;
 }
 
 async function main(): Promise<void> {
@@ -64,8 +39,7 @@ async function main(): Promise<void> {
   const builder = await session(home);
   const rebuild = await builder.timed('thread/list', firstPage);
   console.log(`index rebuild from ${count} rollouts (first thread/list, no index): ${rebuild.toFixed(1)} ms`);
-  builder.stop();
-  await new Promise((r) => builder.child.once('exit', r));
+  await builder.stop();
 
   const { timed, child, stop } = await session(home);
   const first = await timed('thread/list', firstPage);
@@ -82,7 +56,7 @@ async function main(): Promise<void> {
   // (about 113 MiB) is an idle one too.
   await new Promise((r) => setTimeout(r, Number(process.env.BENCH_IDLE_MS ?? 8000)));
   const idleRss = rssMiB(child.pid!);
-  stop();
+  await stop();
   console.log(`thread/list first call in a fresh process: ${first.toFixed(1)} ms   (target ≤ 50)`);
   console.log(
     `thread/list warm, median of 50:           ${warm[25]!.toFixed(2)} ms   (target ≤ 10)   p90 ${warm[45]!.toFixed(2)} ms`,

@@ -4,17 +4,15 @@
 // server has dropped it (a minute after the last search), and the first search after a restart
 // (the saved index, no rollout read).
 // Usage: npx tsx bench/threadSearch.ts [threads, default 10000]   (build first: npm run build)
-import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeRollout, type FixtureTurn } from '../test/support/rollouts';
 import { serverBundle } from '../test/support/paths';
 import { tempDir } from '../test/support/serverProcess';
+import { rpcChild, rssMiB } from './rpcChild';
 
 const count = Number(process.argv[2] ?? 10_000);
-const rssMiB = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // A fixed pseudo-random corpus: everyday words, code words and identifiers, so the index has the
@@ -54,40 +52,15 @@ function thread(i: number): FixtureTurn[] {
 }
 
 async function session(home: string) {
-  const child = spawn(process.execPath, [serverBundle, 'app-server'], {
-    env: { ...process.env, THREADLINE_HOME: home, THREADLINE_LOG: 'error' },
+  const server = rpcChild(process.execPath, [serverBundle, 'app-server'], {
+    THREADLINE_HOME: home,
+    THREADLINE_LOG: 'error',
   });
-  let buffer = '';
-  const waiting = new Map<number, (value: unknown) => void>();
-  child.stdout.on('data', (chunk) => {
-    const lines = (buffer + chunk).split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const message = JSON.parse(line) as { id: number };
-      waiting.get(message.id)?.(message);
-    }
-  });
-  let next = 1;
-  const call = (method: string, params: object) =>
-    new Promise((resolve) => {
-      const id = next++;
-      waiting.set(id, resolve);
-      child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
-    });
-  const timed = async (method: string, params: object) => {
-    const start = performance.now();
-    await call(method, params);
-    return performance.now() - start;
-  };
-  await call('initialize', {
+  await server.call('initialize', {
     clientInfo: { name: 'threadline_vscode', version: '1' },
     capabilities: { experimentalApi: true },
   });
-  const stop = async () => {
-    child.stdin.end();
-    await new Promise((r) => child.once('exit', r));
-  };
-  return { child, timed, stop };
+  return server;
 }
 
 async function main(): Promise<void> {

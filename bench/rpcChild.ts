@@ -1,0 +1,51 @@
+// The benches' own client: a server child over stdio, requests matched to answers by id, a timed call,
+// a clean stop, and the child's resident memory. Kept apart from test/support's client, which checks
+// every message against the schema (work a benchmark must not time).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+export interface Answer {
+  id?: number;
+  result?: Record<string, unknown>;
+  error?: unknown;
+}
+
+export function rssMiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+export function rpcChild(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  let buffer = '';
+  const waiting = new Map<number, (answer: Answer) => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (buffer + chunk.toString('utf8')).split('\n');
+    buffer = lines.pop()!;
+    for (const line of lines) {
+      const message = JSON.parse(line) as Answer;
+      if (typeof message.id === 'number') waiting.get(message.id)?.(message);
+    }
+  });
+  let next = 1;
+  const call = (method: string, params: object) =>
+    new Promise<Answer>((done) => {
+      const id = next++;
+      waiting.set(id, done);
+      child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
+    });
+  const timed = async (method: string, params: object) => {
+    const start = performance.now();
+    await call(method, params);
+    return performance.now() - start;
+  };
+  /** Closes stdin and waits for the exit (killing it after 5 s). */
+  const stop = async () => {
+    const exited = new Promise((go) => child.once('exit', go));
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, call, timed, stop, rss: () => rssMiB(child.pid!) };
+}
