@@ -27,13 +27,56 @@ const apart = (filter, bundle) => ({
   name: `apart-${bundle}`,
   setup(build) {
     build.onResolve({ filter }, () => ({ path: bundle, namespace: 'apart' }));
-    build.onResolve({ filter: /^\.\/server-[a-z]+\.js$/ }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /^\.\/server-[a-z-]+\.js$/ }, (args) => ({ path: args.path, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'apart' }, (args) => ({
       contents: `module.exports = require('./${args.path}');`,
       loader: 'js',
     }));
   },
 });
+
+/**
+ * What the server loads only when a request first needs it, each in a bundle of its own, so a start
+ * reads and compiles the core alone: `import` is the specifier (in `from`'s bundle) that loads it.
+ */
+const onDemand = [
+  // The model clients: when a turn first needs a model, never at startup.
+  {
+    bundle: 'server-providers',
+    entry: 'server/providers/index.ts',
+    from: 'core',
+    import: /\/providers\/index$/,
+  },
+  // The official model SDKs: only to list a provider's models.
+  {
+    bundle: 'server-sdks',
+    entry: 'server/providers/sdks.ts',
+    from: 'server-providers',
+    import: /^\.\/sdks$/,
+  },
+  // The bash parser (tree-sitter and its grammar): when the first command line is read.
+  { bundle: 'server-bash', entry: 'server/exec/bashParser.ts', from: 'core', import: /^\.\/bashParser$/ },
+  // The MCP SDK's client: when the first MCP server starts.
+  { bundle: 'server-mcp', entry: 'server/mcp/mcpSdk.ts', from: 'core', import: /^\.\/mcpSdk$/ },
+  // The thread search index (MiniSearch): at the first search.
+  {
+    bundle: 'server-search',
+    entry: 'server/search/searchIndex.ts',
+    from: 'core',
+    import: /^\.\/searchIndex$/,
+  },
+  // The WebSocket server: only with `--listen ws://…`.
+  { bundle: 'server-ws', entry: 'ws', from: 'core', import: /^ws$/ },
+  // YAML, for SKILL.md front matter: when skills are first listed.
+  { bundle: 'server-yaml', entry: 'yaml', from: 'core', import: /^yaml$/ },
+  // The comment-keeping TOML writer: at the first config write.
+  {
+    bundle: 'server-toml-patch',
+    entry: '@decimalturn/toml-patch',
+    from: 'core',
+    import: /^@decimalturn\/toml-patch$/,
+  },
+];
 
 const builds = {
   extension: {
@@ -52,37 +95,23 @@ const builds = {
     ...node,
     entryPoints: { 'server-core': 'server/core.ts' },
     outdir: 'dist',
-    plugins: [
-      apart(/\/providers\/index$/, 'server-providers.js'),
-      apart(/^\.\/bashParser$/, 'server-bash.js'),
-      apart(/^\.\/mcpSdk$/, 'server-mcp.js'),
-    ],
+    plugins: onDemand
+      .filter((part) => part.from === 'core')
+      .map((part) => apart(part.import, `${part.bundle}.js`)),
   },
-  // The MCP SDK's client: loaded when the first MCP server starts.
-  'server-mcp': {
-    ...node,
-    entryPoints: { 'server-mcp': 'server/mcp/mcpSdk.ts' },
-    outdir: 'dist',
-  },
-  // The bash parser (tree-sitter and its bash grammar): loaded when the first command line is read.
-  'server-bash': {
-    ...node,
-    entryPoints: { 'server-bash': 'server/exec/bashParser.ts' },
-    outdir: 'dist',
-  },
-  // The model clients: loaded when a turn first needs a model, never at startup.
-  'server-providers': {
-    ...node,
-    entryPoints: { 'server-providers': 'server/providers/index.ts' },
-    outdir: 'dist',
-    plugins: [apart(/^\.\/sdks$/, 'server-sdks.js')],
-  },
-  // The official SDKs: loaded only to list a provider's models.
-  'server-sdks': {
-    ...node,
-    entryPoints: { 'server-sdks': 'server/providers/sdks.ts' },
-    outdir: 'dist',
-  },
+  ...Object.fromEntries(
+    onDemand.map((part) => [
+      part.bundle,
+      {
+        ...node,
+        entryPoints: { [part.bundle]: part.entry },
+        outdir: 'dist',
+        plugins: onDemand
+          .filter((inner) => inner.from === part.bundle)
+          .map((inner) => apart(inner.import, `${inner.bundle}.js`)),
+      },
+    ]),
+  ),
   webview: {
     ...common,
     platform: 'browser',
@@ -102,7 +131,7 @@ const builds = {
 function report(name, result) {
   const outputs = Object.entries(result.metafile.outputs).filter(([file]) => !file.endsWith('.map'));
   for (const [file, info] of outputs) {
-    console.log(`  ${name.padEnd(11)} ${file.padEnd(24)} ${(info.bytes / 1024).toFixed(1).padStart(8)} KiB`);
+    console.log(`  ${name.padEnd(17)} ${file.padEnd(29)} ${(info.bytes / 1024).toFixed(1).padStart(8)} KiB`);
   }
 }
 
@@ -119,7 +148,7 @@ if (watch) {
       report(name, r);
       if (name === 'server') chmodSync('dist/server.js', 0o755);
     };
-    const plugins = [{ name: 'report', setup: (b) => b.onEnd(onEnd) }];
+    const plugins = [...(options.plugins ?? []), { name: 'report', setup: (b) => b.onEnd(onEnd) }];
     const ctx = await esbuild.context({ ...options, plugins });
     await ctx.watch();
   }

@@ -10,10 +10,10 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { dayDir, rolloutFileName } from '../server/threads/rolloutFiles';
 import { uuidv7 } from '../server/threads/uuidv7';
-import { repoRoot, serverBundle } from '../test/support/paths';
+import { repoRoot } from '../test/support/paths';
 import { writeRollout } from '../test/support/rollouts';
 import { tempDir } from '../test/support/tempDirs';
-import { rpcChild } from './rpcChild';
+import { benchServer, rpcChild } from './rpcChild';
 
 const count = Number(process.argv[2] ?? 1000);
 const runs = Number(process.argv[3] ?? 3);
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
 
   await measure(`Threadline, ${count} Codex + ${count} own threads`, () => ({
     command: process.execPath,
-    args: [serverBundle, 'app-server'],
+    args: [benchServer, 'app-server'],
     env: { THREADLINE_HOME: ourHome, CODEX_HOME: codexHome, THREADLINE_LOG: 'error' },
   }));
   // The reference reads the same Codex home; its own state database lands beside the rollouts.

@@ -4,6 +4,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { serverBundle } from '../test/support/paths';
+
+/** The server the benches run: this checkout's build, or another's (BENCH_SERVER=/other/dist/server.js) to compare. */
+export const benchServer = process.env.BENCH_SERVER ?? serverBundle;
 
 export interface Answer {
   id?: number;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const runs = Number(process.argv[2] ?? 20);
-const server = new URL('../dist/server.js', import.meta.url).pathname;
+const server = process.env.BENCH_SERVER ?? new URL('../dist/server.js', import.meta.url).pathname;
 const initialize = JSON.stringify({
   id: 1,
   method: 'initialize',

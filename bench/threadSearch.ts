@@ -8,9 +8,8 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeRollout, type FixtureTurn } from '../test/support/rollouts';
-import { serverBundle } from '../test/support/paths';
 import { tempDir } from '../test/support/serverProcess';
-import { rpcChild, rssMiB } from './rpcChild';
+import { benchServer, rpcChild, rssMiB } from './rpcChild';
 
 const count = Number(process.argv[2] ?? 10_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -52,7 +51,7 @@ function thread(i: number): FixtureTurn[] {
 }
 
 async function session(home: string) {
-  const server = rpcChild(process.execPath, [serverBundle, 'app-server'], {
+  const server = rpcChild(process.execPath, [benchServer, 'app-server'], {
     THREADLINE_HOME: home,
     THREADLINE_LOG: 'error',
   });

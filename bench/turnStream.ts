@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { benchServer } from './rpcChild';
 import { startModelServer } from '../test/fixtures/modelServer/server';
 import type { WireFormat } from '../test/fixtures/modelServer/scenario';
 import { agentEnv, agentHome } from '../test/support/agent';
-import { serverBundle } from '../test/support/paths';
 
 const deltas = Number(process.argv[2] ?? 5000);
 const runs = Number(process.argv[3] ?? 5);
@@ -23,7 +23,7 @@ const peakRssMiB = (pid: number) =>
 
 async function oneTurn(wire: WireFormat, baseUrl: string) {
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, serverBundle, 'app-server'], {
+  const child = spawn(process.execPath, [...flags, benchServer, 'app-server'], {
     env: { ...process.env, ...agentEnv, THREADLINE_HOME: agentHome(wire, baseUrl), THREADLINE_LOG: 'error' },
   });
   let buffer = '';

@@ -3,7 +3,7 @@
 // hands the client the authorization URL; the callback exchanges the code and stores the tokens in
 // auth.json (owner-only, like the API keys). Tokens never reach the log or a thread.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer } from 'node:http';
+import type * as Http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { AuthStore } from '../account/authStore';
@@ -87,6 +87,10 @@ export class McpAuth {
     const { name, url } = request;
     this.pending.get(name)?.close('replaced by a newer sign-in');
     const loginId = randomUUID();
+    // Node's HTTP server is a dozen internal modules: loaded at the first sign-in, not at every start.
+    // require, not import(): the bundled core runs in a vm.Script without an ESM loader.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createServer } = require('node:http') as typeof Http;
     const listener = createServer();
     await new Promise<void>((resolve, reject) => {
       listener.once('error', reject);
