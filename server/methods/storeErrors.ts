@@ -1,7 +1,7 @@
 // Maps the thread store's errors to JSON-RPC errors, in one place for every method.
 import { ErrorCodes, RpcError, invalidParams } from '../rpc/rpcError';
 import { InvalidCursorError } from '../threads/listing';
-import { HistoryError, ThreadNotFoundError } from '../threads/threadStore';
+import { HistoryError, ThreadNotFoundError } from '../threads/storeErrors';
 
 export function toRpcError(error: unknown): unknown {
   if (error instanceof ThreadNotFoundError)

@@ -14,7 +14,7 @@ import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
 import { turnJournal } from '../threads/turnJournal';
-import { ReadOnlyThreadError } from '../threads/threadStore';
+import { ReadOnlyThreadError } from '../threads/storeErrors';
 import { uuidv7 } from '../threads/uuidv7';
 import { settingsFor } from './threadSettings';
 import { prepareTurn, type TurnInput } from './turnSetup';

@@ -247,3 +247,16 @@ export function firstUserText(turns: Turn[]): string | null {
   }
   return null;
 }
+
+const TURN_RECORDS = new Set<RolloutRecord['type']>([
+  'turn_started',
+  'item',
+  'turn_completed',
+  'model',
+  'compacted',
+]);
+
+/** The records that make up the given turns (a fork's copy), in their order, times included. */
+export function turnRecordsOf(records: RolloutRecord[], turnIds: ReadonlySet<string>): RolloutRecord[] {
+  return records.filter((r) => TURN_RECORDS.has(r.type) && turnIds.has((r as { turnId: string }).turnId));
+}

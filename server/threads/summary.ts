@@ -1,5 +1,5 @@
 // What the index keeps per thread: enough to list and filter without opening its rollout.
-import type { History, ThreadMeta } from './records';
+import { toSeconds, userMessageText, type History, type RolloutRecord, type ThreadMeta } from './records';
 
 export interface ThreadSummary extends ThreadMeta {
   updatedAt: number;
@@ -27,4 +27,15 @@ export function summarize(history: History, path: string, archived: boolean): Th
     archived,
     path,
   };
+}
+
+/** A summary after appending records: later update time, new name, first user text as preview. */
+export function withRecords(summary: ThreadSummary, records: RolloutRecord[]): ThreadSummary {
+  const next = { ...summary };
+  for (const record of records) {
+    next.updatedAt = Math.max(next.updatedAt, toSeconds(record.ts));
+    if (record.type === 'name_set') next.name = record.name;
+    if (record.type === 'item' && !next.preview) next.preview = previewOf(userMessageText(record.item));
+  }
+  return next;
 }

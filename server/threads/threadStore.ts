@@ -12,34 +12,17 @@ import { mergePages, type ListPage, type ListQuery } from './listing';
 import {
   foldHistory,
   toSeconds,
-  userMessageText,
+  turnRecordsOf,
   type History,
   type RolloutRecord,
   type ThreadMeta,
 } from './records';
 import { ARCHIVED, AppendQueue, SESSIONS, dayDir, dayDirOfFileName, rolloutPath } from './rolloutFiles';
 import { readRollout } from './rolloutReader';
-import { previewOf, type ThreadSummary } from './summary';
+import { HistoryError, ReadOnlyThreadError, ThreadNotFoundError } from './storeErrors';
+import { previewOf, withRecords, type ThreadSummary } from './summary';
 import { ThreadIndex } from './threadIndex';
 import { uuidv7 } from './uuidv7';
-
-export class ThreadNotFoundError extends Error {
-  constructor(readonly threadId: string) {
-    super(`thread not found: ${threadId}`);
-  }
-}
-
-/** A request the thread's history cannot satisfy (a turn it lacks, more turns than it has, …). */
-export class HistoryError extends Error {}
-
-/** A change asked of a thread of the Codex history, which is only read. */
-export class ReadOnlyThreadError extends HistoryError {
-  constructor(readonly threadId: string) {
-    super(
-      `thread ${threadId} belongs to the Codex history, which Threadline only reads: resume or fork it to continue it here`,
-    );
-  }
-}
 
 export interface StoreOptions {
   /** The Codex home whose history is listed and read beside ours; null or absent: none. */
@@ -57,15 +40,6 @@ interface EphemeralThread {
   summary: ThreadSummary;
   records: RolloutRecord[];
 }
-
-const TURN_RECORDS = new Set<RolloutRecord['type']>([
-  'turn_started',
-  'item',
-  'turn_completed',
-  'model',
-  'compacted',
-]);
-const isTurnRecord = (record: RolloutRecord) => TURN_RECORDS.has(record.type);
 
 export class ThreadStore {
   /** Per-thread queue (keyed by thread id) for every rollout read and write. */
@@ -234,14 +208,11 @@ export class ThreadStore {
       const first = records[0];
       if (first?.type !== 'session_meta')
         throw new HistoryError(`rollout of thread ${id} has no thread description`);
-      let turns = foldHistory(first.meta, records.slice(1)).turns;
-      if (lastTurnId !== undefined) {
-        const end = turns.findIndex((t) => t.id === lastTurnId);
-        if (end < 0) throw new HistoryError(`turn ${lastTurnId} is not in the history of thread ${id}`);
-        turns = turns.slice(0, end + 1);
-      }
-      const kept = new Set(turns.map((t) => t.id));
-      return records.filter((r) => isTurnRecord(r) && kept.has((r as { turnId: string }).turnId));
+      const turns = foldHistory(first.meta, records.slice(1)).turns;
+      const end = lastTurnId === undefined ? turns.length - 1 : turns.findIndex((t) => t.id === lastTurnId);
+      if (end < 0 && lastTurnId !== undefined)
+        throw new HistoryError(`turn ${lastTurnId} is not in the history of thread ${id}`);
+      return turnRecordsOf(records, new Set(turns.slice(0, end + 1).map((t) => t.id)));
     });
     return this.create({ ...thread, forkedFromId: id }, copied);
   }
@@ -326,12 +297,12 @@ export class ThreadStore {
     const ephemeral = this.ephemeral.get(id);
     if (ephemeral) {
       ephemeral.records.push(...records);
-      ephemeral.summary = updated(ephemeral.summary, records);
+      ephemeral.summary = withRecords(ephemeral.summary, records);
       return ephemeral.summary;
     }
     const written = await this.onDisk(id, (path) => this.queue.write(path, records, { create: false }));
     // Read again after the write: the index may have learned something meanwhile.
-    const summary = updated(this.require(id), records);
+    const summary = withRecords(this.require(id), records);
     await this.index.put(summary, this.index.bytesOf(id) + written);
     return summary;
   }
@@ -423,15 +394,4 @@ async function openCodexHistory(root: string, home: string, log: Logger): Promis
 function datedPath(summary: ThreadSummary): string {
   const file = basename(summary.path);
   return join(SESSIONS, dayDirOfFileName(file) ?? dayDir(summary.createdAt * 1000), file);
-}
-
-/** A summary after appending records: later update time, new name, first user text as preview. */
-function updated(summary: ThreadSummary, records: RolloutRecord[]): ThreadSummary {
-  const next = { ...summary };
-  for (const record of records) {
-    next.updatedAt = Math.max(next.updatedAt, toSeconds(record.ts));
-    if (record.type === 'name_set') next.name = record.name;
-    if (record.type === 'item' && !next.preview) next.preview = previewOf(userMessageText(record.item));
-  }
-  return next;
 }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseRecord } from '../../../../server/threads/records';
-import { HistoryError, ThreadNotFoundError } from '../../../../server/threads/threadStore';
+import { HistoryError, ThreadNotFoundError } from '../../../../server/threads/storeErrors';
 import { newThread, recordingLog, turn, useHome } from './fixtures';
 
 const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean);
