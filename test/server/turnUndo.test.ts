@@ -4,22 +4,14 @@
 // about, a rollback can take the files back with it (all or nothing), and a server killed in the
 // middle of an undo leaves every file old or new and finishes the job when it starts again.
 import { strict as assert } from 'node:assert';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  watch,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileChangeItem } from '../../server/protocol/fileChange';
 import type { TurnFileChange } from '../../server/protocol/turnChanges';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, completedItems, startTurn, turnCompleted } from '../support/agent';
 import { execCall, gitRepo } from '../support/commands';
-import { patchCall, repoWith, UPDATE_README } from '../support/patches';
+import { killAtFirstReplacement, largeFiles, patchCall, repoWith, UPDATE_README } from '../support/patches';
 import type { ServerProcess } from '../support/serverProcess';
 import { useServers } from '../support/serverProcess';
 import { until } from '../support/until';
@@ -298,23 +290,14 @@ describe('undoing a turn', function () {
 describe('undoing a turn when the server is killed in the middle', function () {
   this.timeout(90_000);
   const FILES = 200;
-  const name = (i: number) => `f${String(i).padStart(3, '0')}.txt`;
-  const body = (i: number, word: string) => `${word} header ${i}\n${'filler line of text\n'.repeat(3200)}`;
   const model = useModelServer();
   const start = useServers();
 
   it('leaves each file old or new, and finishes the undo when it starts again', async () => {
     const home = agentHome('responses', model.baseUrl);
     const repo = realpathSync(repoWith({}));
-    mkdirSync(join(repo, 'src'));
-    for (let i = 0; i < FILES; i++) writeFileSync(join(repo, 'src', name(i)), body(i, 'old'));
-    const sections = Array.from({ length: FILES }, (_, i) => [
-      `*** Update File: src/${name(i)}`,
-      '@@',
-      `-old header ${i}`,
-      `+new header ${i}`,
-    ]).flat();
-    model.script(patchCall(['*** Begin Patch', ...sections, '*** End Patch'].join('\n')), {
+    const files = largeFiles(repo, FILES);
+    model.script(patchCall(files.patch), {
       output: [{ text: 'Done.' }],
     });
     const server = await start(home, 'threadline_vscode', agentEnv, { experimentalApi: true });
@@ -325,16 +308,9 @@ describe('undoing a turn when the server is killed in the middle', function () {
     });
     const started = await startTurn(server, thread.id, 'Rename the headers');
     await turnCompleted(server, started.id, 30_000);
-    assert.equal(read(join(repo, 'src', name(0))), body(0, 'new'));
+    assert.equal(files.state(0), 'new');
 
-    const killed = new Promise<void>((resolve) => {
-      const watcher = watch(join(repo, 'src'), (_event, file) => {
-        if (!file || !/^f\d{3}\.txt$/.test(file)) return;
-        server.child.kill('SIGKILL');
-        watcher.close();
-        resolve();
-      });
-    });
+    const killed = killAtFirstReplacement(repo, server.child);
     server.send({
       id: 'undo',
       method: 'thread/turn/changes/revert',
@@ -343,22 +319,15 @@ describe('undoing a turn when the server is killed in the middle', function () {
     await killed;
     assert.equal((await server.exited).signal, 'SIGKILL');
 
-    const states = () =>
-      Array.from({ length: FILES }, (_, i) => {
-        const text = read(join(repo, 'src', name(i)));
-        if (text === body(i, 'old')) return 'old';
-        assert.equal(text, body(i, 'new'), `${name(i)} is neither old nor new`);
-        return 'new';
-      });
-    const after = states();
+    const after = files.states();
     const reverted = after.filter((s) => s === 'old').length;
     console.log(`      killed after ${reverted} of ${FILES} files were put back`);
     assert.ok(reverted >= 1 && reverted < FILES, `the kill came in the middle (${reverted} reverted)`);
 
     // The next start finishes the undo from its journal.
     const again = await start(home, 'threadline_vscode', agentEnv, { experimentalApi: true });
-    await until(() => states().every((s) => s === 'old'), 20_000);
-    const leftovers = readdirSync(join(repo, 'src')).filter((file) => !/^f\d{3}\.txt$/.test(file));
+    await until(() => files.states().every((s) => s === 'old'), 20_000);
+    const leftovers = files.strays();
     assert.ok(leftovers.length <= 1, leftovers.join(', '));
     // Logged once the last file is written.
     await until(() => /finished an interrupted revert of \d+ file/.test(again.stderr), 10_000);
