@@ -13,7 +13,7 @@ import type { ThreadItem } from '../server/protocol/items';
 import type { Turn } from '../server/protocol/thread';
 import type { CDPSession } from 'playwright-core';
 import { Browser } from '../test/support/harness/browser';
-import type { HostMessage, ThreadSnapshot } from '../webview/messages';
+import type { HostMessage, ProtocolNotification, ThreadSnapshot } from '../webview/messages';
 
 const dist = process.env.WEBVIEW_BENCH_DIST ?? join(__dirname, '..', 'dist');
 const threadId = 'thr_bench';
@@ -152,7 +152,7 @@ function streamMessages(): HostMessage[] {
     completedAt: null,
     durationMs: null,
   };
-  const notifications = [
+  const notifications: ProtocolNotification[] = [
     { method: 'turn/started', params: { threadId, turn } },
     {
       method: 'item/started',
@@ -164,7 +164,7 @@ function streamMessages(): HostMessage[] {
       },
     },
     ...Array.from({ length: deltas }, (_, i) => ({
-      method: 'item/agentMessage/delta',
+      method: 'item/agentMessage/delta' as const,
       params: {
         threadId,
         turnId: turn.id,

@@ -5,16 +5,17 @@
 import type { ApprovalPolicy, SandboxMode } from '../server/protocol/enums';
 import type { ResultOf } from '../server/protocol/methods';
 import type { Model } from '../server/protocol/modelMethods';
+import type { ServerNotification } from '../server/protocol/notificationRoutes';
 import type { SkillMetadata } from '../server/protocol/skillMethods';
 import type { ServerRequestParamsOf, ServerRequestResultOf } from '../server/protocol/serverRequests';
 import type { Thread, ThreadStatus, Turn } from '../server/protocol/thread';
 import type { UserInput } from '../server/protocol/userInput';
 
-/** A server notification as it came over JSON-RPC; the store reads the methods it knows. */
-export interface ProtocolNotification {
-  method: string;
-  params: unknown;
-}
+/**
+ * A server notification, as the host's server client checked it against its method's schema (the one
+ * check, where protocol messages enter the extension); the webview routes it by method.
+ */
+export type ProtocolNotification = ServerNotification;
 
 /** The part of a thread the webview shows; `turns` may start later than the first turn (paged). */
 export interface ThreadSnapshot {

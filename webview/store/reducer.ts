@@ -4,7 +4,6 @@
 // leave the state as it was (the protocol grows, and bad input must not break the view).
 import type { ReasoningItem, ThreadItem } from '../../server/protocol/items';
 import { isThreadItem } from '../../server/protocol/itemTypes';
-import { checkNotification } from '../../server/protocol/notificationCheck';
 import { routeNotification, type NotificationHandlers } from '../../server/protocol/notificationRoutes';
 import type { Turn } from '../../server/protocol/thread';
 import type { ProtocolNotification, ThreadSnapshot } from '../messages';
@@ -76,11 +75,8 @@ function withEntry<T>(map: Record<string, T>, key: string, value: T): Record<str
 
 function reduceOne(state: ConversationState, notification: ProtocolNotification): ConversationState {
   if (!state.thread) return state;
-  // The one check of what the host posted: past it, handlers read their method's params as typed.
-  const checked = checkNotification(notification.method, notification.params);
-  if (!checked) return state;
-  if ('threadId' in checked.params && checked.params.threadId !== state.thread.id) return state;
-  return routeNotification(handlers, checked, state) ?? state;
+  if ('threadId' in notification.params && notification.params.threadId !== state.thread.id) return state;
+  return routeNotification(handlers, notification, state) ?? state;
 }
 
 const handlers: NotificationHandlers<ConversationState, [ConversationState]> = {

@@ -54,8 +54,12 @@ export function agentMessage(id: string, text: string): ThreadItem {
   return { type: 'agentMessage', id, text };
 }
 
+/**
+ * A notification for the fixture thread (its threadId filled in). Loosely typed on purpose: past the
+ * host's check, items of a newer protocol's types still arrive, and the tests send those too.
+ */
 export function n(method: string, params: Record<string, unknown>): ProtocolNotification {
-  return { method, params: { threadId, ...params } };
+  return { method, params: { threadId, ...params } } as ProtocolNotification;
 }
 
 /** Numbered deltas from `first` on, as the host posts them. */
