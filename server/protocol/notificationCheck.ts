@@ -1,8 +1,8 @@
 // The one runtime check of a notification against its method's schema, where notifications enter the
-// extension (its server client) and the webview (its reducer): past it, readers route by method on
-// typed params instead of guarding each field. Items of a type this build does not know pass (the
-// protocol grows and the view shows them on a generic card); an item of a known type must match it.
-// Check compiles nothing, so it also runs under the webview's content security policy.
+// extension (its server client): past it, every reader (the tree model, the feeds, the webview, which
+// gets them from the host already checked) routes by method on typed params instead of guarding each
+// field. Items of a type this build does not know pass (the protocol grows and the view shows them on
+// a generic card); an item of a known type must match it.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Errors } from '@sinclair/typebox/errors';
 import { Check } from '@sinclair/typebox/value';
