@@ -67,6 +67,13 @@ const onDemand = [
   },
   // The WebSocket server: only with `--listen ws://…`.
   { bundle: 'server-ws', entry: 'ws', from: 'core', import: /^ws$/ },
+  // The file indexes for fuzzyFileSearch and their ranking (fuzzysort): at the first file search.
+  {
+    bundle: 'server-files',
+    entry: 'server/search/fileIndexes.ts',
+    from: 'core',
+    import: /\/search\/fileIndexes$/,
+  },
   // YAML, for SKILL.md front matter: when skills are first listed.
   { bundle: 'server-yaml', entry: 'yaml', from: 'core', import: /^yaml$/ },
   // The comment-keeping TOML writer: at the first config write.

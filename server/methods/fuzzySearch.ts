@@ -6,8 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
-import type { FileIndexes } from '../search/fileIndexes';
-import { searchIndexes } from '../search/fileIndexes';
+import type * as FileSearch from '../search/fileIndexes';
 
 const maxResults = 50;
 
@@ -30,10 +29,23 @@ async function checkedRoots(roots: readonly string[]): Promise<string[]> {
   );
 }
 
-export function fuzzySearchHandlers(indexes: FileIndexes): HandlerTable {
+interface Files {
+  indexes: FileSearch.FileIndexes;
+  search: typeof FileSearch.searchIndexes;
+}
+
+export function fuzzySearchHandlers(): HandlerTable {
+  // The file indexes and their ranking (fuzzysort) are a bundle of their own, loaded at the first
+  // search (esbuild.mjs, onDemand): most starts never search files.
+  let loading: Promise<Files> | undefined;
+  const files = () =>
+    (loading ??= import('../search/fileIndexes').then((m) => ({
+      indexes: new m.FileIndexes(),
+      search: m.searchIndexes,
+    })));
   const tokens = new Map<string, number>();
   const sessions = new Map<number, Map<string, Session>>();
-  const sessionsOf = (peer: RequestContext['peer']) => {
+  const sessionsOf = (peer: RequestContext['peer'], { indexes }: Files) => {
     let mine = sessions.get(peer.id);
     if (!mine) {
       const created = new Map<string, Session>();
@@ -46,8 +58,8 @@ export function fuzzySearchHandlers(indexes: FileIndexes): HandlerTable {
     }
     return mine;
   };
-  const sessionOf = (peer: RequestContext['peer'], sessionId: string) => {
-    const session = sessionsOf(peer).get(sessionId);
+  const sessionOf = (peer: RequestContext['peer'], loaded: Files, sessionId: string) => {
+    const session = sessionsOf(peer, loaded).get(sessionId);
     if (!session)
       throw invalidRequest(
         `No fuzzy file search session ${sessionId}; start it with fuzzyFileSearch/sessionStart`,
@@ -58,6 +70,7 @@ export function fuzzySearchHandlers(indexes: FileIndexes): HandlerTable {
   return {
     fuzzyFileSearch: async (params: ParamsOf<'fuzzyFileSearch'>): Promise<ResultOf<'fuzzyFileSearch'>> => {
       const roots = await checkedRoots(params.roots);
+      const { indexes, search } = await files();
       // A newer search with the same token makes this one moot: it answers empty, at once.
       const token = params.cancellationToken ?? undefined;
       const mine = token === undefined ? 0 : (tokens.get(token) ?? 0) + 1;
@@ -66,30 +79,32 @@ export function fuzzySearchHandlers(indexes: FileIndexes): HandlerTable {
       await Promise.all(found.map((index) => index.ready));
       if (token !== undefined && tokens.get(token) !== mine) return { files: [] };
       if (token !== undefined) tokens.delete(token);
-      return { files: searchIndexes(found, params.query, maxResults) };
+      return { files: search(found, params.query, maxResults) };
     },
 
     'fuzzyFileSearch/sessionStart': async (params: ParamsOf<'fuzzyFileSearch/sessionStart'>, { peer }) => {
-      const mine = sessionsOf(peer);
+      const loaded = await files();
+      const mine = sessionsOf(peer, loaded);
       if (mine.has(params.sessionId))
         throw invalidRequest(`Fuzzy file search session ${params.sessionId} already exists`);
       const roots = await checkedRoots(params.roots);
-      indexes.use(roots, true);
+      loaded.indexes.use(roots, true);
       mine.set(params.sessionId, { roots, generation: 0 });
       return {};
     },
 
-    'fuzzyFileSearch/sessionUpdate': (params: ParamsOf<'fuzzyFileSearch/sessionUpdate'>, { peer }) => {
-      const session = sessionOf(peer, params.sessionId);
+    'fuzzyFileSearch/sessionUpdate': async (params: ParamsOf<'fuzzyFileSearch/sessionUpdate'>, { peer }) => {
+      const loaded = await files();
+      const session = sessionOf(peer, loaded, params.sessionId);
       const generation = ++session.generation;
-      const found = indexes.use(session.roots);
+      const found = loaded.indexes.use(session.roots);
       const current = () =>
-        sessionsOf(peer).get(params.sessionId) === session && session.generation === generation;
+        sessionsOf(peer, loaded).get(params.sessionId) === session && session.generation === generation;
       const send = () =>
         peer.notify('fuzzyFileSearch/sessionUpdated', {
           sessionId: params.sessionId,
           query: params.query,
-          files: searchIndexes(found, params.query, maxResults),
+          files: loaded.search(found, params.query, maxResults),
         });
       const versions = () => found.map((index) => index.version).join();
       setImmediate(() => {
@@ -105,10 +120,11 @@ export function fuzzySearchHandlers(indexes: FileIndexes): HandlerTable {
       return {};
     },
 
-    'fuzzyFileSearch/sessionStop': (params: ParamsOf<'fuzzyFileSearch/sessionStop'>, { peer }) => {
-      const session = sessionOf(peer, params.sessionId);
-      sessionsOf(peer).delete(params.sessionId);
-      indexes.release(session.roots);
+    'fuzzyFileSearch/sessionStop': async (params: ParamsOf<'fuzzyFileSearch/sessionStop'>, { peer }) => {
+      const loaded = await files();
+      const session = sessionOf(peer, loaded, params.sessionId);
+      sessionsOf(peer, loaded).delete(params.sessionId);
+      loaded.indexes.release(session.roots);
       return {};
     },
   };

@@ -21,7 +21,6 @@ import { pluginHandlers } from './plugins';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fuzzySearchHandlers } from './fuzzySearch';
-import { FileIndexes } from '../search/fileIndexes';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -44,6 +43,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...pluginHandlers(services),
     ...configHandlers(services),
     ...fsHandlers(),
-    ...fuzzySearchHandlers(new FileIndexes()),
+    ...fuzzySearchHandlers(),
   };
 }

@@ -34,6 +34,7 @@ describe('the .vsix', () => {
       'extension/dist/extension.js',
       'extension/dist/server-bash.js',
       'extension/dist/server-core.js',
+      'extension/dist/server-files.js',
       'extension/dist/server-mcp.js',
       'extension/dist/server-providers.js',
       'extension/dist/server-sdks.js',
