@@ -5,11 +5,15 @@
 //   mcp_server = "tracker"              # the [mcp_servers.<name>] whose tools the app offers
 //   enabled = true
 //   default_tools_approval_mode = "prompt"   # auto | prompt | writes | approve
+//   default_tools_enabled = true
+//   destructive_enabled = false         # tools that say they are destructive are not offered
+//   open_world_enabled = false          # nor those that say they reach the open world
 //   [apps.issues.tools."tickets/delete"]
 //   enabled = false
 //   approval_mode = "approve"
-// `[apps._default]` holds defaults for every app, not an app. Values of the wrong type are
-// ignored with the rest of the app kept; an app whose table is not a table is skipped.
+// `[apps._default]` holds defaults for every app, not an app (`enabled`, `destructive_enabled`,
+// `open_world_enabled`, `default_tools_approval_mode`). Values of the wrong type are ignored with
+// the rest of the app kept; an app whose table is not a table is skipped.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,15 +27,26 @@ export interface AppDefinition {
   mcpServer: string | null;
   enabled: boolean;
   defaultToolsApprovalMode: AppToolApproval | null;
+  defaultToolsEnabled: boolean | null;
+  destructiveEnabled: boolean | null;
+  openWorldEnabled: boolean | null;
   tools: Record<string, { enabled: boolean | null; approvalMode: AppToolApproval | null }>;
   /** The installed plugin that brought it, by display name. */
   pluginDisplayName: string | null;
 }
 
+/** `[apps._default]`: what holds for every app that does not say otherwise. */
+export interface AppDefaults {
+  /** false turns every app off. */
+  enabled: boolean;
+  destructiveEnabled: boolean;
+  openWorldEnabled: boolean;
+  toolsApprovalMode: AppToolApproval | null;
+}
+
 export interface AppsConfig {
   apps: AppDefinition[];
-  /** `[apps._default] enabled`: false turns every app off. */
-  defaultEnabled: boolean;
+  defaults: AppDefaults;
   /** The names of `[mcp_servers.<name>]` tables. */
   mcpServers: Set<string>;
 }
@@ -53,7 +68,12 @@ export async function readAppsConfig(home: string): Promise<AppsConfig> {
     apps: Object.entries(apps)
       .filter(([id, value]) => id !== '_default' && isTable(value))
       .map(([id, value]) => appDefinition(id, value as Table, null)),
-    defaultEnabled: defaults.enabled !== false,
+    defaults: {
+      enabled: defaults.enabled !== false,
+      destructiveEnabled: defaults.destructive_enabled !== false,
+      openWorldEnabled: defaults.open_world_enabled !== false,
+      toolsApprovalMode: approval(defaults.default_tools_approval_mode),
+    },
     mcpServers: new Set(isTable(table.mcp_servers) ? Object.keys(table.mcp_servers) : []),
   };
 }
@@ -68,16 +88,15 @@ export function appDefinition(id: string, table: Table, pluginDisplayName: strin
     mcpServer: text(table.mcp_server),
     enabled: table.enabled !== false,
     defaultToolsApprovalMode: approval(table.default_tools_approval_mode),
+    defaultToolsEnabled: flag(table.default_tools_enabled),
+    destructiveEnabled: flag(table.destructive_enabled),
+    openWorldEnabled: flag(table.open_world_enabled),
     tools: Object.fromEntries(
       Object.entries(tools)
         .filter(([, tool]) => isTable(tool))
         .map(([name, tool]) => [
           name,
-          {
-            enabled:
-              typeof (tool as Table).enabled === 'boolean' ? ((tool as Table).enabled as boolean) : null,
-            approvalMode: approval((tool as Table).approval_mode),
-          },
+          { enabled: flag((tool as Table).enabled), approvalMode: approval((tool as Table).approval_mode) },
         ]),
     ),
     pluginDisplayName,
@@ -86,6 +105,10 @@ export function appDefinition(id: string, table: Table, pluginDisplayName: strin
 
 function approval(value: unknown): AppToolApproval | null {
   return APPROVAL_MODES.find((mode) => mode === value) ?? null;
+}
+
+function flag(value: unknown): boolean | null {
+  return typeof value === 'boolean' ? value : null;
 }
 
 function text(value: unknown): string | null {

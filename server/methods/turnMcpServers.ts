@@ -1,10 +1,11 @@
 // The MCP tools of one turn: the servers of config.toml and the trusted ones of the thread's project,
-// each up or failed within its startup timeout. A failed one offers no tools, and the thread hears
+// each up or failed within its startup timeout, less the tools the apps naming a server leave out. A failed one offers no tools, and the thread hears
 // why (mcpServer/startupStatus/updated) on every turn until it works again.
 import type { ActiveTurn } from '../agent/activeTurn';
 import type { ApprovalGate } from '../agent/approvalGate';
 import type { AgentTool } from '../agent/tool';
 import type { ThreadSettings } from '../config/settings';
+import { appToolPolicy } from '../apps/appToolPolicy';
 import { askToTrust } from '../mcp/trustPrompt';
 import type { Services } from '../services';
 import { mcpTools } from '../tools/mcpTools';
@@ -34,5 +35,6 @@ export async function mcpToolsForTurn(
       threadId: active.threadId,
     });
   }
-  return mcpTools(connections);
+  const { apps, defaults } = await services.apps.definitions();
+  return mcpTools(connections, appToolPolicy(apps, defaults));
 }

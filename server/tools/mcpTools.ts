@@ -1,11 +1,14 @@
-// The tools of MCP servers, offered to the model as `mcp__<server>__<tool>`. A call shows as an
-// mcpToolCall item (progress as item/mcpToolCall/progress) and asks the user first through
-// item/tool/requestUserInput when the tool says it is destructive, or when the policy is untrusted
-// and the tool does not say it only reads. Under `never`, where nobody can be asked, such a call is
-// refused. The server's answer goes back to the model; a failure, a decline or a timeout completes
-// the item with an error and tells the model why.
+// The tools of MCP servers, offered to the model as `mcp__<server>__<tool>` unless an app that names
+// the server leaves the tool out. A call shows as an mcpToolCall item (progress as
+// item/mcpToolCall/progress) and asks the user first through item/tool/requestUserInput as the app's
+// approval mode says (server/apps/appToolPolicy.ts); by default when the tool says it is destructive,
+// or when the policy is untrusted and the tool does not say it only reads. Under `never`, where nobody
+// can be asked, such a call is refused. The server's answer goes back to the model; a failure, a
+// decline or a timeout completes the item with an error and tells the model why.
 import { createHash } from 'node:crypto';
 import { parseArguments, type AgentTool, type ToolContext, type ToolResult } from '../agent/tool';
+import type { AppToolApproval } from '../apps/appConfig';
+import type { ToolHints, ToolPolicyOf } from '../apps/appToolPolicy';
 import type { McpConnection, CallToolResult } from '../mcp/connection';
 import type { McpTool, McpToolCallItem } from '../protocol/mcp';
 import type { ToolRequestUserInputQuestion } from '../protocol/toolCallItems';
@@ -20,22 +23,54 @@ const OUTPUT_LIMIT = 64 * 1024;
 interface Annotations {
   readOnlyHint?: unknown;
   destructiveHint?: unknown;
+  openWorldHint?: unknown;
 }
 
-/** The tools of every connected server; names the model sees are unique and at most 64 characters. */
-export function mcpTools(connections: McpConnection[]): AgentTool[] {
+/**
+ * The tools of every connected server that the apps allow; names the model sees are unique and at
+ * most 64 characters.
+ */
+export function mcpTools(connections: McpConnection[], policyOf: ToolPolicyOf): AgentTool[] {
   const tools: AgentTool[] = [];
   const taken = new Set<string>();
   for (const connection of connections) {
     if (connection.status !== 'connected') continue;
     for (const tool of connection.tools) {
+      const hints = hintsOf(tool);
+      const policy = policyOf(connection.config.name, tool.name, hints);
       const name = modelToolName(connection.config.name, tool.name);
-      if (taken.has(name)) continue;
+      if (!policy.offered || taken.has(name)) continue;
       taken.add(name);
-      tools.push(mcpTool(connection, tool, name));
+      tools.push(mcpTool(connection, tool, name, hints, policy.approval));
     }
   }
   return tools;
+}
+
+function hintsOf(tool: McpTool): ToolHints {
+  const annotations = (
+    typeof tool.annotations === 'object' && tool.annotations ? tool.annotations : {}
+  ) as Annotations;
+  const readOnly = annotations.readOnlyHint === true;
+  return {
+    readOnly,
+    destructive: annotations.destructiveHint === true && !readOnly,
+    openWorld: annotations.openWorldHint === true,
+  };
+}
+
+/** Whether a call must ask the user first, by the app's approval mode. */
+function mustAsk(approval: AppToolApproval, hints: ToolHints, context: ToolContext): boolean {
+  switch (approval) {
+    case 'approve':
+      return false;
+    case 'prompt':
+      return true;
+    case 'writes':
+      return !hints.readOnly;
+    case 'auto':
+      return hints.destructive || (context.permissions.approvalPolicy === 'untrusted' && !hints.readOnly);
+  }
 }
 
 export function modelToolName(server: string, tool: string): string {
@@ -45,13 +80,15 @@ export function modelToolName(server: string, tool: string): string {
   return `${name.slice(0, 55)}_${hash}`;
 }
 
-function mcpTool(connection: McpConnection, tool: McpTool, name: string): AgentTool {
+function mcpTool(
+  connection: McpConnection,
+  tool: McpTool,
+  name: string,
+  hints: ToolHints,
+  approval: AppToolApproval,
+): AgentTool {
   const server = connection.config.name;
-  const annotations = (
-    typeof tool.annotations === 'object' && tool.annotations ? tool.annotations : {}
-  ) as Annotations;
-  const readOnly = annotations.readOnlyHint === true;
-  const destructive = annotations.destructiveHint === true && !readOnly;
+  const { readOnly, destructive } = hints;
   const schema = tool.inputSchema;
   return {
     spec: {
@@ -89,14 +126,14 @@ function mcpTool(connection: McpConnection, tool: McpTool, name: string): AgentT
         });
         return { output: `${tool.name} (${server}) failed: ${message}`, isError: true };
       };
-      const mustAsk = destructive || (context.permissions.approvalPolicy === 'untrusted' && !readOnly);
+      const asks = mustAsk(approval, hints, context);
       context.emit.itemStarted(item);
-      if (mustAsk && context.permissions.approvalPolicy === 'never') {
+      if (asks && context.permissions.approvalPolicy === 'never') {
         return fail(
           'it may change data and needs approval, which the approval policy "never" does not allow; it did not run',
         );
       }
-      if (mustAsk) {
+      if (asks) {
         const refusal = await askApproval(context, call.callId, server, tool.name, args, destructive);
         if (refusal) return fail(refusal);
       }

@@ -11,44 +11,8 @@ import { useModelServer } from '../fixtures/modelServer/server';
 import { startHttpMcpServer, type HttpFixture } from '../fixtures/mcpServer/http';
 import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../support/agent';
 import type { Incoming } from '../support/messageLog';
-import { repoRoot } from '../support/paths';
+import { MARKERS, questionsAsked, stdioServer, toolCall } from '../support/mcpFixture';
 import { ServerProcess, tempDir } from '../support/serverProcess';
-
-const FIXTURE = join(repoRoot, 'test', 'fixtures', 'mcpServer', 'stdio.ts');
-
-const MARKERS = '@MARKERS@';
-
-/**
- * A `[mcp_servers.<name>]` table running the stdio fixture in `mode`. The server learns where to
- * leave its markers through the config's `env`: it inherits no other variable of ours.
- */
-function stdioServer(
-  name: string,
-  mode = 'normal',
-  extra: string[] = [],
-  env: Record<string, string> = {},
-): string {
-  const vars = Object.entries({ MCP_FIXTURE_MARKERS: MARKERS, ...env }).map(
-    ([k, v]) => `${k} = ${JSON.stringify(v)}`,
-  );
-  return [
-    `[mcp_servers.${name}]`,
-    `command = ${JSON.stringify(process.execPath)}`,
-    `args = ${JSON.stringify(['--import', 'tsx', FIXTURE, name, mode])}`,
-    `cwd = ${JSON.stringify(repoRoot)}`,
-    `env = { ${vars.join(', ')} }`,
-    ...extra,
-    '',
-  ].join('\n');
-}
-
-const toolCall = (name: string, args: unknown, callId: string) => ({
-  output: [{ toolCall: { name, arguments: JSON.stringify(args), callId } }],
-});
-
-/** The item/tool/requestUserInput requests the server sent (requests, not notifications). */
-const questionsAsked = (s: ServerProcess) =>
-  s.received.filter((m) => m.method === 'item/tool/requestUserInput' && m.id !== undefined).length;
 
 describe('MCP servers', function () {
   this.timeout(40_000);
@@ -299,6 +263,7 @@ describe('MCP servers', function () {
       'env',
       'fail',
       'hang',
+      'note',
     ]);
     assert.deepEqual(
       first.data[0]!.resources.map((r) => r.uri),

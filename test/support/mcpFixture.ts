@@ -1,0 +1,44 @@
+// The stdio MCP fixture (test/fixtures/mcpServer/stdio.ts) as config.toml sees it, for the server
+// tests: a `[mcp_servers.<name>]` table, scripted model turns that call a tool, and the questions the
+// server asked before calling one.
+import { join } from 'node:path';
+import { repoRoot } from './paths';
+import type { ServerProcess } from './serverProcess';
+
+const FIXTURE = join(repoRoot, 'test', 'fixtures', 'mcpServer', 'stdio.ts');
+
+/** Stands for the folder where the fixture's tools leave markers; `withMarkers` fills it in. */
+export const MARKERS = '@MARKERS@';
+
+/**
+ * A `[mcp_servers.<name>]` table running the stdio fixture in `mode`. The server learns where to
+ * leave its markers through the config's `env`: it inherits no other variable of ours.
+ */
+export function stdioServer(
+  name: string,
+  mode = 'normal',
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): string {
+  const vars = Object.entries({ MCP_FIXTURE_MARKERS: MARKERS, ...env }).map(
+    ([k, v]) => `${k} = ${JSON.stringify(v)}`,
+  );
+  return [
+    `[mcp_servers.${name}]`,
+    `command = ${JSON.stringify(process.execPath)}`,
+    `args = ${JSON.stringify(['--import', 'tsx', FIXTURE, name, mode])}`,
+    `cwd = ${JSON.stringify(repoRoot)}`,
+    `env = { ${vars.join(', ')} }`,
+    ...extra,
+    '',
+  ].join('\n');
+}
+
+/** A scripted model turn that calls one tool. */
+export const toolCall = (name: string, args: unknown, callId: string) => ({
+  output: [{ toolCall: { name, arguments: JSON.stringify(args), callId } }],
+});
+
+/** The item/tool/requestUserInput requests the server sent (requests, not notifications). */
+export const questionsAsked = (s: ServerProcess) =>
+  s.received.filter((m) => m.method === 'item/tool/requestUserInput' && m.id !== undefined).length;
