@@ -1,6 +1,7 @@
-// app/list: the apps of config.toml and installed plugins, paged by cursor.
+// app/list: the apps of config.toml and installed plugins, paged by cursor; and app/list/updated
+// after a request that changed them.
 import type { ParamsOf, ResultOf } from '../protocol/methods';
-import type { HandlerTable } from '../rpc/dispatcher';
+import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams } from '../rpc/rpcError';
 import type { Services } from '../services';
 
@@ -17,6 +18,27 @@ export function appHandlers(services: Services): HandlerTable {
       return { data: apps.slice(start, end), nextCursor: end < apps.length ? `apps:${end}` : null };
     },
   };
+}
+
+const listed = async (services: Services) =>
+  (await services.apps.list().catch(() => [])).map((app) => app.info);
+
+/** Tells the client the apps as they are now (app/list/updated), after the answer it waits for. */
+export function announceApps(services: Services, peer: RequestContext['peer']): void {
+  setImmediate(async () => peer.notify('app/list/updated', { data: await listed(services) }));
+}
+
+/** Runs a change of the config and, once it is done, announces the apps if it changed them. */
+export async function announcingApps<T>(
+  services: Services,
+  peer: RequestContext['peer'],
+  change: () => Promise<T>,
+): Promise<T> {
+  const before = JSON.stringify(await listed(services));
+  const result = await change();
+  const after = await listed(services);
+  if (JSON.stringify(after) !== before) setImmediate(() => peer.notify('app/list/updated', { data: after }));
+  return result;
 }
 
 function offsetOf(cursor: string): number {

@@ -9,6 +9,7 @@ import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { HandlerTable } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
+import { announcingApps } from './apps';
 import { readableConfig } from './configView';
 
 const DEFAULT_PAGE = 50;
@@ -35,17 +36,21 @@ export function configHandlers(services: Services): HandlerTable {
         };
       }),
 
-    'config/value/write': (params) =>
-      answer(() =>
-        configuration.write(
-          [{ keyPath: params.keyPath, value: params.value, mergeStrategy: params.mergeStrategy }],
-          params.filePath,
-          params.expectedVersion,
+    'config/value/write': (params, { peer }) =>
+      announcingApps(services, peer, () =>
+        answer(() =>
+          configuration.write(
+            [{ keyPath: params.keyPath, value: params.value, mergeStrategy: params.mergeStrategy }],
+            params.filePath,
+            params.expectedVersion,
+          ),
         ),
       ),
 
-    'config/batchWrite': (params) =>
-      answer(() => configuration.write(params.edits, params.filePath, params.expectedVersion)),
+    'config/batchWrite': (params, { peer }) =>
+      announcingApps(services, peer, () =>
+        answer(() => configuration.write(params.edits, params.filePath, params.expectedVersion)),
+      ),
 
     'configRequirements/read': async () => ({ requirements: await configuration.requirements() }),
 

@@ -5,6 +5,7 @@ import type { McpServerStatus } from '../protocol/mcp';
 import type { HandlerTable } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
+import { announceApps } from './apps';
 
 const DEFAULT_PAGE = 100;
 const DEFAULT_LOGIN_TIMEOUT_SECS = 300;
@@ -57,8 +58,10 @@ export function mcpHandlers(services: Services): HandlerTable {
       }
     },
 
-    'config/mcpServer/reload': async () => {
+    // A reload follows an edit of config.toml by hand, which may have changed the apps too.
+    'config/mcpServer/reload': async (_params, { peer }) => {
       await mcp.reload();
+      announceApps(services, peer);
       return {};
     },
 

@@ -9,6 +9,7 @@ import type { PluginInterface, PluginReadParams, PluginSummary } from '../protoc
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
+import { announceApps } from './apps';
 import { disabledSkillPaths } from '../skills/skillConfig';
 import { scanRoot } from '../skills/skillScan';
 import {
@@ -58,11 +59,8 @@ export function pluginHandlers(services: Services): HandlerTable {
 
   function announce(peer: RequestContext['peer']) {
     services.skills.invalidate();
-    setImmediate(async () => {
-      peer.notify('skills/changed', {});
-      const apps = await services.apps.list().catch(() => []);
-      peer.notify('app/list/updated', { data: apps.map((app) => app.info) });
-    });
+    setImmediate(() => peer.notify('skills/changed', {}));
+    announceApps(services, peer);
   }
 
   return {

@@ -109,4 +109,37 @@ describe('apps', () => {
     }
     assert.equal(model.requests.length, 1, 'a refused turn sends nothing');
   });
+
+  it('sends app/list/updated after a config write that changes the apps, and after a reload', async () => {
+    const server = await serve(APPS);
+    const updates = () => server.notifications('app/list/updated');
+    await server.call('config/value/write', {
+      keyPath: 'model_reasoning_effort',
+      value: 'high',
+      mergeStrategy: 'replace',
+    });
+    await server.call('config/value/write', {
+      keyPath: 'apps.wiki.enabled',
+      value: true,
+      mergeStrategy: 'replace',
+    });
+    const written = await server.notification('app/list/updated');
+    assert.equal(updates().length, 1, 'the write that left the apps as they were sent nothing');
+    const wiki = (written.params as { data: AppInfo[] }).data.find((app) => app.id === 'wiki')!;
+    assert.equal(wiki.isEnabled, true);
+
+    await server.call('config/batchWrite', {
+      edits: [
+        { keyPath: 'apps.notes', value: { name: 'Notes', mcp_server: 'tracker' }, mergeStrategy: 'upsert' },
+      ],
+    });
+    await server.call('config/mcpServer/reload', {});
+    await server.next((m) => m.method === 'app/list/updated' && updates().length === 3);
+    const [, batch, reload] = updates().map((m) =>
+      (m.params as { data: AppInfo[] }).data.map((app) => app.id),
+    );
+    assert.deepEqual(batch, ['bad', 'issues', 'notes', 'wiki']);
+    assert.deepEqual(reload, batch);
+    server.assertSchemaClean();
+  });
 });
