@@ -1,6 +1,7 @@
 // The MCP Servers view in the Threadline side bar: each configured server with its state and tools,
 // a failed one's error (and the log, where its stderr goes), sign-in for OAuth servers, and Reload
-// after editing config.toml. Listing starts the servers, so it happens when the view is shown.
+// after editing config.toml. Listing starts the servers, so it happens when the view is shown. The
+// servers of the project of the thread the user last worked in (and trusted) are listed too.
 import * as vscode from 'vscode';
 import { Emitter } from '../../webview/common/emitter';
 import { Disposable } from '../../webview/common/lifecycle';
@@ -24,6 +25,8 @@ export class McpServersView extends Disposable implements vscode.TreeDataProvide
   readonly view: vscode.TreeView<McpNode>;
   /** The last listing; the tests read it. */
   servers: ServerNode[] = [];
+  /** The thread of the last turn: its project's servers are listed after the user's own. */
+  private threadId: string | undefined;
 
   constructor(private readonly server: ThreadlineServer) {
     super();
@@ -32,6 +35,10 @@ export class McpServersView extends Disposable implements vscode.TreeDataProvide
       this.view,
       this.changed,
       server.onNotification('mcpServer/startupStatus/updated', () => this.refresh()),
+      server.onNotification('turn/completed', ({ threadId }) => {
+        this.threadId = threadId;
+        this.refresh();
+      }),
       server.onRestarted(() => this.refresh()),
       vscode.commands.registerCommand('threadline.mcp.refresh', () => this.refresh()),
       vscode.commands.registerCommand('threadline.mcp.reload', () => this.reload()),
@@ -103,18 +110,31 @@ export class McpServersView extends Disposable implements vscode.TreeDataProvide
   }
 
   private async list(): Promise<ServerNode[]> {
+    let data: McpServerStatus[];
+    try {
+      data = await this.pages(this.threadId);
+    } catch (error) {
+      if (!this.threadId) throw error;
+      // The thread was unloaded meanwhile: the user's own servers still show.
+      this.threadId = undefined;
+      data = await this.pages(undefined);
+    }
+    this.servers = data.map(serverNode);
+    return this.servers;
+  }
+
+  private async pages(threadId: string | undefined): Promise<McpServerStatus[]> {
     const data: McpServerStatus[] = [];
     let cursor: string | null = null;
     do {
       const page: { data: McpServerStatus[]; nextCursor?: string | null } = await this.server.request(
         'mcpServerStatus/list',
-        { cursor, detail: 'toolsAndAuthOnly' },
+        { cursor, detail: 'toolsAndAuthOnly', ...(threadId ? { threadId } : {}) },
       );
       data.push(...page.data);
       cursor = page.nextCursor ?? null;
     } while (cursor);
-    this.servers = data.map(serverNode);
-    return this.servers;
+    return data;
   }
 
   /** Opens the server's sign-in page in the browser; the view updates when the sign-in completes. */

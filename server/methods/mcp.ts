@@ -22,9 +22,22 @@ export function mcpHandlers(services: Services): HandlerTable {
     return connection;
   };
 
+  /**
+   * The user's servers, then those the thread's project defines that the user has trusted (the ones
+   * its turns use); a status list never asks to trust one.
+   */
+  const listed = async (threadId: string | null | undefined): Promise<McpConnection[]> => {
+    const own = await mcp.list();
+    if (!threadId) return own;
+    const thread = services.loaded.get(threadId);
+    if (!thread?.settings)
+      throw invalidParams(`thread ${threadId} is not loaded: resume it to list its project's MCP servers`);
+    return [...own, ...(await mcp.forProject(thread.settings.cwd, null))];
+  };
+
   return {
     'mcpServerStatus/list': async (params) => {
-      const all = params.serverName ? [await named(params.serverName)] : await mcp.list();
+      const all = params.serverName ? [await named(params.serverName)] : await listed(params.threadId);
       const start = params.cursor ? Number(params.cursor) : 0;
       if (!Number.isInteger(start) || start < 0 || start > all.length)
         throw invalidParams(`cursor ${JSON.stringify(params.cursor)} is not one this server gave out`);

@@ -102,6 +102,14 @@ describe('MCP servers defined by a project', function () {
     assert.ok(offered(1).includes('mcp__proj__echo'));
     assert.equal(questionsAsked(s), 1, 'asked once');
 
+    // The status list shows the thread's trusted project servers when it names the thread.
+    const names = async (params: Record<string, unknown>) =>
+      (await s.call<{ data: { name: string }[] }>('mcpServerStatus/list', params)).data.map((d) => d.name);
+    assert.deepEqual(await names({}), []);
+    assert.deepEqual(await names({ threadId }), ['proj']);
+    const unknown = await s.request('mcpServerStatus/list', { threadId: 'no-such-thread' });
+    assert.equal(unknown.error?.code, -32602);
+
     // The definition changes (the agent could write this file): asked again before it runs.
     writeFileSync(join(project, '.codex', 'config.toml'), table('proj', 'proj-v2'));
     await s.call('config/mcpServer/reload');
