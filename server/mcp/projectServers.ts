@@ -55,19 +55,29 @@ export async function projectServers(cwd: string, log: Logger): Promise<ProjectS
     for (const config of mcpServersFrom(section, log)) {
       // The nearest definition of a name wins, as the nearest config would.
       if (found.some((s) => s.config.name === config.name)) continue;
-      const transport =
-        config.transport.type === 'stdio'
-          ? { ...config.transport, cwd: config.transport.cwd ?? folder }
-          : config.transport;
-      const definition = { ...config, transport };
-      found.push({ config: definition, file, fingerprint: fingerprintOf(file, definition) });
+      found.push(definedServer(config, file, folder));
     }
   }
   return found;
 }
 
-function fingerprintOf(file: string, config: McpServerConfig): string {
-  return createHash('sha256').update(JSON.stringify({ file, config })).digest('hex');
+/**
+ * A server defined outside the user's config (by a project's file or a plugin's): a stdio server runs
+ * in the defining folder unless it says otherwise, and the fingerprint names the exact definition.
+ */
+export function definedServer(config: McpServerConfig, file: string, folder: string): ProjectServer {
+  const transport =
+    config.transport.type === 'stdio'
+      ? { ...config.transport, cwd: config.transport.cwd ?? folder }
+      : config.transport;
+  const definition = { ...config, transport };
+  return {
+    config: definition,
+    file,
+    fingerprint: createHash('sha256')
+      .update(JSON.stringify({ file, config: definition }))
+      .digest('hex'),
+  };
 }
 
 export class McpTrust {

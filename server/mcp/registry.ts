@@ -1,5 +1,5 @@
-// The MCP servers of config.toml (and, once trusted, of projects' own config files), one connection
-// each, shared by every thread. Servers start on
+// The MCP servers of config.toml (and, once trusted, of projects' own config files and of installed
+// plugins), one connection each, shared by every thread. Servers start on
 // first use (a turn, or the status list), all at once, each bounded by its own startup timeout.
 // config/mcpServer/reload reads the config again: changed, removed or failed servers are closed and
 // start again on next use, so loaded threads see the new tools on their next turn.
@@ -13,9 +13,9 @@ import { projectServers, type McpTrust, type ProjectServer } from './projectServ
 export class McpRegistry {
   private connections: Map<string, McpConnection> | null = null;
   private loading: Promise<Map<string, McpConnection>> | null = null;
-  /** Servers of projects' own config files, by fingerprint (the exact definition the user trusted). */
+  /** Servers of projects' and plugins' files, by fingerprint (the exact definition the user trusted). */
   private readonly project = new Map<string, McpConnection>();
-  /** Project servers the user declined to trust; asked again after a reload or a restart. */
+  /** Such servers the user declined to trust; asked again after a reload or a restart. */
   private readonly declined = new Set<string>();
 
   constructor(
@@ -50,14 +50,23 @@ export class McpRegistry {
     cwd: string,
     approve: ((server: ProjectServer) => Promise<boolean>) | null,
   ): Promise<McpConnection[]> {
+    return this.forDefined(await projectServers(cwd, this.log), approve);
+  }
+
+  /** The same for servers defined elsewhere than the user's config (projects, plugins). */
+  async forDefined(
+    servers: ProjectServer[],
+    approve: ((server: ProjectServer) => Promise<boolean>) | null,
+  ): Promise<McpConnection[]> {
     const taken = new Set((await this.list()).map((c) => c.config.name));
     const chosen: McpConnection[] = [];
-    for (const server of await projectServers(cwd, this.log)) {
+    for (const server of servers) {
       const { name } = server.config;
       if (taken.has(name)) {
-        this.log.info(`mcp ${name}: ${server.file} defines it too; the one in config.toml is used`);
+        this.log.info(`mcp ${name}: ${server.file} defines it too; the one already listed is used`);
         continue;
       }
+      taken.add(name);
       if (!server.config.enabled) continue;
       let trusted = await this.trust.trusted(server.fingerprint);
       if (!trusted && approve && !this.declined.has(server.fingerprint)) {
@@ -102,6 +111,16 @@ export class McpRegistry {
       [...previous.values()].filter((c) => next.get(c.config.name) !== c).map((c) => c.close()),
     );
     this.log.info(`mcp: reloaded, ${configs.length} server(s) configured`);
+  }
+
+  /** Stops the servers of these definitions (an uninstalled plugin's); they never start again. */
+  async forget(servers: ProjectServer[]): Promise<void> {
+    const gone = servers.flatMap((server) => {
+      const connection = this.project.get(server.fingerprint);
+      this.project.delete(server.fingerprint);
+      return connection ? [connection] : [];
+    });
+    await Promise.all(gone.map((connection) => connection.close()));
   }
 
   /** Starts one server anew (after a sign-in), keeping its config. */

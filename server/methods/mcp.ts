@@ -1,6 +1,7 @@
 // MCP servers: their status with tools and resources, reading a resource, reloading the config,
 // and OAuth sign-in for HTTP servers that need it.
 import type { McpConnection } from '../mcp/connection';
+import { pluginServers } from '../mcp/pluginServers';
 import type { McpServerStatus } from '../protocol/mcp';
 import type { HandlerTable } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
@@ -23,11 +24,12 @@ export function mcpHandlers(services: Services): HandlerTable {
   };
 
   /**
-   * The user's servers, then those the thread's project defines that the user has trusted (the ones
-   * its turns use); a status list never asks to trust one.
+   * The user's servers, the installed plugins' and those the thread's project defines that the user
+   * has trusted (the ones its turns use); a status list never asks to trust one.
    */
   const listed = async (threadId: string | null | undefined): Promise<McpConnection[]> => {
-    const own = await mcp.list();
+    const plugins = pluginServers(await services.plugins.installed(), services.log);
+    const own = [...(await mcp.list()), ...(await mcp.forDefined(plugins, null))];
     if (!threadId) return own;
     const thread = services.loaded.get(threadId);
     if (!thread?.settings)

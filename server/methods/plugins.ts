@@ -9,6 +9,7 @@ import type { PluginInterface, PluginReadParams, PluginSummary } from '../protoc
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
+import { pluginServers } from '../mcp/pluginServers';
 import { announceApps } from './apps';
 import { disabledSkillPaths } from '../skills/skillConfig';
 import { scanRoot } from '../skills/skillScan';
@@ -152,9 +153,11 @@ export function pluginHandlers(services: Services): HandlerTable {
       params: ParamsOf<'plugin/uninstall'>,
       { peer }: RequestContext,
     ): Promise<ResultOf<'plugin/uninstall'>> => {
+      const leaving = (await plugins.installed()).filter((plugin) => plugin.id === params.pluginId);
       if (!(await plugins.uninstall(params.pluginId))) {
         throw invalidParams(`Invalid params: pluginId: ${params.pluginId} is not installed`);
       }
+      await services.mcp.forget(pluginServers(leaving, services.log));
       services.log.info(`uninstalled plugin ${params.pluginId}`);
       announce(peer);
       return {};

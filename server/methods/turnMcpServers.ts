@@ -1,4 +1,5 @@
-// The MCP tools of one turn: the servers of config.toml and the trusted ones of the thread's project,
+// The MCP tools of one turn: the servers of config.toml, and the trusted ones of the thread's project
+// and of installed plugins,
 // each up or failed within its startup timeout, less the tools the apps naming a server leave out. A failed one offers no tools, and the thread hears
 // why (mcpServer/startupStatus/updated) on every turn until it works again.
 import type { ActiveTurn } from '../agent/activeTurn';
@@ -6,6 +7,7 @@ import type { ApprovalGate } from '../agent/approvalGate';
 import type { AgentTool } from '../agent/tool';
 import type { ThreadSettings } from '../config/settings';
 import { appToolPolicy } from '../apps/appToolPolicy';
+import { pluginServers } from '../mcp/pluginServers';
 import { askToTrust } from '../mcp/trustPrompt';
 import type { Services } from '../services';
 import { mcpTools } from '../tools/mcpTools';
@@ -25,6 +27,10 @@ export async function mcpToolsForTurn(
   const connections = [
     ...(await services.mcp.started()),
     ...(await services.mcp.forProject(settings.cwd, approve)),
+    ...(await services.mcp.forDefined(
+      pluginServers(await services.plugins.installed(), services.log),
+      approve,
+    )),
   ];
   for (const { config, status, error } of connections) {
     if (status !== 'failed' && status !== 'authenticationRequired') continue;

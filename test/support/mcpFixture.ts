@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { repoRoot } from './paths';
 import type { ServerProcess } from './serverProcess';
 
-const FIXTURE = join(repoRoot, 'test', 'fixtures', 'mcpServer', 'stdio.ts');
+/** The stdio MCP server the tests run (with `node --import tsx`). */
+export const FIXTURE = join(repoRoot, 'test', 'fixtures', 'mcpServer', 'stdio.ts');
 
 /** Stands for the folder where the fixture's tools leave markers; `withMarkers` fills it in. */
 export const MARKERS = '@MARKERS@';
