@@ -119,9 +119,16 @@ export class Services {
     return this.configPromise;
   }
 
-  /** config.toml's defaults; a policy requirements.toml forbids gives way to the first it allows. */
-  async config(): Promise<ConfigDefaults> {
-    const { defaults } = await this.loadedConfig();
+  /**
+   * The defaults of a new thread: config.toml's, under those of the trusted project `cwd` is in (its
+   * `.threadline/config.toml`, which may not set the approval policy or sandbox) and the -c flags; a
+   * policy requirements.toml forbids gives way to the first it allows.
+   */
+  async config(cwd: string | null = null): Promise<ConfigDefaults> {
+    const { defaults } =
+      cwd === null
+        ? await this.loadedConfig()
+        : await loadConfig(this.home, this.log, this.configuration.flags, cwd);
     const requirements = await this.configuration.requirements();
     return {
       ...defaults,

@@ -4,7 +4,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ConfigLayerMetadata, ConfigLayerSource } from '../protocol/configMethods';
-import { isPlainTable, readTomlFile, versionOf, type Table } from './tomlFile';
+import { BrokenConfigFile, isPlainTable, readTomlFile, versionOf, type Table } from './tomlFile';
 
 export interface Layer {
   source: ConfigLayerSource;
@@ -79,7 +79,16 @@ async function projectLayers(userTable: Table, cwd: string): Promise<Layer[]> {
       layers.push({ source, version: versionOf(null), table: {}, disabledReason: reason });
       continue;
     }
-    const { table, version } = await readTomlFile(file);
+    let read: Awaited<ReturnType<typeof readTomlFile>>;
+    try {
+      read = await readTomlFile(file);
+    } catch (error) {
+      // A broken file in a repository leaves that layer out, not the user's own settings.
+      if (!(error instanceof BrokenConfigFile)) throw error;
+      layers.push({ source, version: versionOf(null), table: {}, disabledReason: error.message });
+      continue;
+    }
+    const { table, version } = read;
     for (const key of PROJECT_FORBIDDEN_KEYS) delete table[key];
     layers.push({ source, version, table, disabledReason: null });
   }

@@ -42,8 +42,8 @@ export class ThreadSessions {
   }
 
   async start(params: ParamsOf<'thread/start'>, peer: Peer): Promise<Session> {
-    const defaults = await this.services.config();
     const cwd = resolve(params.cwd ?? process.cwd());
+    const defaults = await this.services.config(cwd);
     const settings = applyOverrides({ ...defaults, cwd }, { ...params, cwd });
     await this.services.enforceRequirements(settings);
     const store = await this.services.store();

@@ -1,5 +1,5 @@
-// The settings a stored thread runs with: those it ran with while loaded, else config.toml's
-// defaults with what the thread recorded, then the caller's overrides.
+// The settings a stored thread runs with: those it ran with while loaded, else the defaults of
+// config.toml and the thread's project with what the thread recorded, then the caller's overrides.
 import { resolve } from 'node:path';
 import { applyOverrides, type SettingsOverrides, type ThreadSettings } from '../config/settings';
 import type { Services } from '../services';
@@ -10,7 +10,7 @@ export async function settingsFor(
   summary: ThreadSummary,
   overrides: SettingsOverrides = {},
 ): Promise<ThreadSettings> {
-  const defaults = await services.config();
+  const defaults = await services.config(summary.cwd);
   const base = services.loaded.get(summary.id)?.settings ?? {
     ...defaults,
     model: summary.model ?? defaults.model,

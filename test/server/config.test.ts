@@ -93,6 +93,45 @@ describe('config/read, config writes and requirements', function () {
     assert.match(layer.disabledReason!, /not a trusted project/);
   });
 
+  it("gives a new thread the trusted project's defaults, never an untrusted or a broken project's", async () => {
+    const folder = (text: string) => {
+      const project = realpathSync(tempDir());
+      execFileSync('git', ['init', '-q', project]);
+      mkdirSync(join(project, '.threadline'));
+      mkdirSync(join(project, 'src'));
+      writeFileSync(join(project, '.threadline', 'config.toml'), text);
+      return project;
+    };
+    const trusted = folder(
+      'model = "project-model"\nmodel_reasoning_effort = "high"\napproval_policy = "never"\n',
+    );
+    const untrusted = folder('model = "from-the-repo"\n');
+    const broken = folder('model = \n');
+    const home = homeWith({
+      'config.toml': `${USER_CONFIG}\n[projects."${trusted}"]\ntrust_level = "trusted"\n[projects."${broken}"]\ntrust_level = "trusted"\n`,
+    });
+    const server = await start(home);
+    interface Started {
+      thread: { id: string };
+      model: string;
+      reasoningEffort: string | null;
+      approvalPolicy: string;
+    }
+    const started = (cwd: string) => server.call<Started>('thread/start', { cwd });
+    const inTrusted = await started(join(trusted, 'src'));
+    assert.equal(inTrusted.model, 'project-model');
+    assert.equal(inTrusted.reasoningEffort, 'high');
+    assert.equal(inTrusted.approvalPolicy, 'on-request', 'a project file may not widen the approval policy');
+    assert.equal((await started(untrusted)).model, 'qwen3-coder');
+    assert.equal(
+      (await started(broken)).model,
+      'qwen3-coder',
+      "a broken project file leaves the user's settings",
+    );
+    // A thread in no project keeps config.toml's defaults.
+    assert.equal((await started(tempDir())).model, 'qwen3-coder');
+  });
+
   it('writes a value keeping comments and layout, and the next thread uses it', async () => {
     const home = homeWith({ 'config.toml': USER_CONFIG });
     const server = await start(home);
