@@ -36,6 +36,8 @@ export type ThreadSettings = Pick<
 > & {
   approvalPolicy: ApprovalPolicy;
   sandbox: SandboxMode | '';
+  /** Policies and modes requirements.toml forbids (for every thread), each with the reason shown. */
+  forbidden?: Record<string, string>;
 };
 
 /** What the host tells the webview about where it lives. */

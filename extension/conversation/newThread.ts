@@ -6,6 +6,7 @@ import type { StartInfo } from '../../webview/messages';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import type { turnOverrides } from '../settings/overrides';
 import { threadOverrides } from '../settings/overrides';
+import { forbiddenChoices } from '../settings/requirements';
 import { readSettings } from '../settings/settings';
 import { threadTitle } from '../../webview/common/threadTitle';
 import { listedSources } from '../threads/threadTreeModel';
@@ -39,25 +40,11 @@ export async function startInfo(server: ThreadlineServer): Promise<StartInfo> {
 /** The effective policy and mode of config/read, and what configRequirements/read forbids. */
 async function serverPolicy(server: ThreadlineServer, cwd: string | undefined) {
   const read = await server.request('config/read', cwd ? { cwd } : {}).catch(() => null);
-  const { requirements } = await server
-    .request('configRequirements/read', {})
-    .catch(() => ({ requirements: null }));
   const approval = read?.config.approval_policy;
-  const forbidden: Record<string, string> = {};
-  const allowedApprovals = requirements?.allowedApprovalPolicies;
-  for (const id of approvalPolicies) {
-    if (allowedApprovals && !allowedApprovals.includes(id))
-      forbidden[id] = `Not allowed by requirements.toml (allowed: ${allowedApprovals.join(', ')})`;
-  }
-  const allowedSandboxes = requirements?.allowedSandboxModes;
-  for (const id of sandboxModes) {
-    if (allowedSandboxes && !allowedSandboxes.includes(id))
-      forbidden[id] = `Not allowed by requirements.toml (allowed: ${allowedSandboxes.join(', ')})`;
-  }
   return {
     approvalPolicy: approvalPolicies.find((policy) => policy === approval) ?? ('' as const),
     sandbox: sandboxModes.find((mode) => mode === read?.config.sandbox_mode) ?? ('' as const),
-    forbidden,
+    forbidden: await forbiddenChoices(server),
   };
 }
 

@@ -7,6 +7,7 @@ import type { ServerNotification } from '../../server/protocol/notificationRoute
 import type { Turn } from '../../server/protocol/thread';
 import type { IDisposable } from '../../webview/common/lifecycle';
 import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../webview/messages';
+import { forbiddenChoices } from '../settings/requirements';
 
 export interface FeedServer {
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
@@ -57,7 +58,7 @@ export class ThreadFeed {
         thread,
         turns,
         hasOlderTurns: nextCursor !== null,
-        settings: settingsOf(session),
+        settings: { ...settingsOf(session), forbidden: await forbiddenChoices(this.server) },
       };
       if (this.disposed) return;
       this.post({ type: 'snapshot', seq: this.seq, snapshot, context: this.context });

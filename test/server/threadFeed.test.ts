@@ -2,6 +2,8 @@
 // every notification of the thread as numbered deltas that rebuild the same conversation in the
 // webview's store; older turns paged in; other threads' notifications left out.
 import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ServerClient } from '../../extension/client/serverClient';
 import { ThreadFeed, turnsPerPage, type FeedServer } from '../../extension/conversation/threadFeed';
 import type { HostMessage } from '../../webview/messages';
@@ -16,9 +18,10 @@ describe('the conversation feed against the real server', function () {
   const model = useModelServer();
   let client: ServerClient;
   let server: FeedServer;
+  let home: string;
 
   beforeEach(() => {
-    const home = agentHome('responses', model.baseUrl);
+    home = agentHome('responses', model.baseUrl);
     client = new ServerClient({
       launch: () => ({
         command: process.execPath,
@@ -57,6 +60,10 @@ describe('the conversation feed against the real server', function () {
   }
 
   it('posts a snapshot, then numbered deltas that rebuild the streamed answer in the store', async () => {
+    writeFileSync(
+      join(home, 'requirements.toml'),
+      'allowed_approval_policies = ["untrusted", "on-request"]\n',
+    );
     model.script({ output: [{ text: ['Hel', 'lo', ' there'] }] });
     const { thread } = await client.request('thread/start', {});
     const { feed, posted, store } = feedOf(thread.id);
@@ -79,6 +86,8 @@ describe('the conversation feed against the real server', function () {
     assert.equal((state.items[state.turns[turnId].itemKeys[1]] as { text: string }).text, 'Hello there');
     assert.equal(state.settings?.model, 'test-model');
     assert.equal(state.settings?.sandbox.includes('-'), true, 'sandbox in the pickers’ spelling');
+    // What requirements.toml forbids comes with the thread's settings, for the pickers to grey out.
+    assert.deepEqual(Object.keys(state.settings?.forbidden ?? {}), ['never']);
     feed.dispose();
   });
 

@@ -57,6 +57,7 @@ export function Composer({
     effort: settings.reasoningEffort,
     approvalPolicy: settings.approvalPolicy,
     sandbox: settings.sandbox,
+    forbidden: settings.forbidden,
   };
   const defaults = threadId ? threadDefaults : withDefaultModel(newThreadDefaults, models);
   // Before a thread starts, config.toml may decide the policy: offered only when the settings name it.

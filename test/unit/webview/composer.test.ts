@@ -70,6 +70,29 @@ describe('webview composer (jsdom)', () => {
     await page.unmount();
   });
 
+  it('greys out what requirements.toml forbids with a thread open too', async () => {
+    const page = new app.Page({ listModels: () => ({ models: [] }) });
+    await page.render(createElement(app.App));
+    const shown = snapshot([turn('t1', [userMessage('u1', 'hi')])]);
+    shown.settings.forbidden = { 'danger-full-access': 'Not allowed by requirements.toml' };
+    await page.receive({
+      type: 'snapshot',
+      seq: 0,
+      snapshot: shown,
+      context: { kind: 'sidebar', restricted: false },
+    });
+    await page.until(() => page.all('button[aria-label="Approvals and sandbox"]').length > 0);
+    await page.act(() =>
+      (page.find('button[aria-label="Approvals and sandbox"]') as HTMLButtonElement).click(),
+    );
+    const options = page.all('[aria-label="Sandbox"] vscode-option');
+    assert.deepEqual(
+      options.map((o) => o.textContent),
+      ['Read only', 'Workspace write', 'Full access (not allowed)'],
+    );
+    await page.unmount();
+  });
+
   it('restores a saved draft, and does not send an empty one', async () => {
     const page = await open('completed', { drafts: { [threadId]: 'half a thought' } });
     assert.equal(input(page).value, 'half a thought');
