@@ -4,6 +4,7 @@ import { resolveHome } from '../config/home';
 import { parseArgs, usage } from './args';
 import { setFlagsFromString } from 'node:v8';
 import { loadCore } from './loadCore';
+import { skipOptimizingCompiler } from '../optimizingCompiler';
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);
@@ -41,19 +42,6 @@ async function main(argv: string[]): Promise<number> {
  */
 function keepYoungGenerationSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
-}
-
-/**
- * The server idles most of its life and its busy paths run in V8's built-ins (JSON, strings, I/O),
- * yet the optimizing compiler woke up for a few list calls and kept ~5 MiB of its own code and data:
- * 57–62 MiB idle with 10,000 threads listed, 53–55 MiB without it (bench/threadList.ts). Measured
- * without it: a streamed turn is cheaper (120–130 ms CPU against 200–240, bench/turnStream.ts), 10,000
- * fuzzed messages take as long (bench/fuzz.mjs); diffing a 20,000-line file by JS is ~1.5× slower.
- * A higher interrupt budget would be the gentler knob, but V8 reads it only at start-up, and any
- * flag on the command line costs Node its built-in code cache (see above).
- */
-function skipOptimizingCompiler(): void {
-  setFlagsFromString('--no-opt');
 }
 
 main(process.argv.slice(2)).then(

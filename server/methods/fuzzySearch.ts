@@ -6,6 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
+import { optimized } from '../optimizingCompiler';
 import type * as FileSearch from '../search/fileIndexes';
 
 const maxResults = 50;
@@ -36,7 +37,8 @@ interface Files {
 
 export function fuzzySearchHandlers(): HandlerTable {
   // The file indexes and their ranking (fuzzysort) are a bundle of their own, loaded at the first
-  // search (esbuild.mjs, onDemand): most starts never search files.
+  // search (esbuild.mjs, onDemand): most starts never search files. Ranking is pure computation, run
+  // with the optimizing compiler on (here, in the core, which holds the compiler's state).
   let loading: Promise<Files> | undefined;
   const files = () =>
     (loading ??= import('../search/fileIndexes').then((m) => ({
@@ -79,7 +81,7 @@ export function fuzzySearchHandlers(): HandlerTable {
       await Promise.all(found.map((index) => index.ready));
       if (token !== undefined && tokens.get(token) !== mine) return { files: [] };
       if (token !== undefined) tokens.delete(token);
-      return { files: search(found, params.query, maxResults) };
+      return { files: optimized(() => search(found, params.query, maxResults)) };
     },
 
     'fuzzyFileSearch/sessionStart': async (params: ParamsOf<'fuzzyFileSearch/sessionStart'>, { peer }) => {
@@ -104,7 +106,7 @@ export function fuzzySearchHandlers(): HandlerTable {
         peer.notify('fuzzyFileSearch/sessionUpdated', {
           sessionId: params.sessionId,
           query: params.query,
-          files: loaded.search(found, params.query, maxResults),
+          files: optimized(() => loaded.search(found, params.query, maxResults)),
         });
       const versions = () => found.map((index) => index.version).join();
       setImmediate(() => {
