@@ -10,6 +10,7 @@ import type { Logger } from '../log';
 import type { ThreadStore } from '../threads/threadStore';
 import type { ThreadSummary } from '../threads/summary';
 import { writeFileAtomic } from '../tools/applyPatch/atomicFile';
+import { optimized } from '../optimizingCompiler';
 import type { SearchIndex } from './searchIndex';
 import { bestMatch, hasPhrase, turnTexts, words, type TurnText } from './threadText';
 
@@ -43,7 +44,7 @@ export class ThreadSearch {
   async ranked(term: string): Promise<string[]> {
     const index = await this.open();
     await this.updates;
-    const ids = index.search(term, MAX_HITS);
+    const ids = optimized(() => index.search(term, MAX_HITS));
     if (words(term).length < 2) return ids;
     const head = ids.slice(0, PHRASE_CANDIDATES);
     const phrase = await Promise.all(
@@ -122,7 +123,7 @@ export class ThreadSearch {
     const { SearchIndex } = await import('./searchIndex');
     const started = Date.now();
     const text = await fs.readFile(join(this.home, INDEX_FILE), 'utf8').catch(() => null);
-    const index = (text !== null && SearchIndex.parse(text)) || SearchIndex.empty();
+    const index = (text !== null && optimized(() => SearchIndex.parse(text))) || SearchIndex.empty();
     const store = await this.store();
     const seen = new Set<string>();
     let read = 0;
@@ -142,10 +143,12 @@ export class ThreadSearch {
   private async read(index: SearchIndex, store: ThreadStore, summary: ThreadSummary): Promise<void> {
     try {
       const { turns } = await store.history(summary.id);
-      const text = turnTexts(turns)
-        .map((turn) => turn.text)
-        .join('\n');
-      index.put({ id: summary.id, name: summary.name ?? '', text }, summary.updatedAt);
+      optimized(() => {
+        const text = turnTexts(turns)
+          .map((turn) => turn.text)
+          .join('\n');
+        index.put({ id: summary.id, name: summary.name ?? '', text }, summary.updatedAt);
+      });
       this.dirty = true;
     } catch (error) {
       this.log.warn(`search: cannot read thread ${summary.id}: ${(error as Error).message}`);
@@ -168,7 +171,8 @@ export class ThreadSearch {
     if (!this.dirty) return;
     this.dirty = false;
     await fs.mkdir(this.home, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(join(this.home, INDEX_FILE), Buffer.from(index.serialize()), 0o600);
+    const serialized = optimized(() => index.serialize());
+    await writeFileAtomic(join(this.home, INDEX_FILE), Buffer.from(serialized), 0o600);
   }
 }
 
