@@ -74,11 +74,11 @@ describe('MCP servers (installed .vsix)', function () {
     // Room for the list, as a user would make it: the other two views folded, this one opened.
     for (const name of ['Threads', 'Conversation', 'MCP Servers']) await paneHeader(name).click();
     const pane = view(wb.page, 'MCP Servers');
-    await pane.getByText('7 tools').waitFor({ timeout: 60_000 });
+    await pane.getByText('8 tools').waitFor({ timeout: 60_000 });
     // A failed server opens on its reason and the way to its stderr.
     await pane.getByText('failed', { exact: true }).waitFor({ timeout: 30_000 });
     await pane.getByText('Show the log', { exact: false }).waitFor();
-    await pane.locator('.monaco-list-row', { hasText: '7 tools' }).click();
+    await pane.locator('.monaco-list-row', { hasText: '8 tools' }).click();
     await pane.getByText('drop_table').waitFor();
     await screenshot(wb.page, 'mcp-servers-view');
   });

@@ -48,7 +48,7 @@ describe('the MCP Servers view', () => {
     assert.deepEqual(
       nodes.map((n) => [n.name, n.look, n.description]),
       [
-        ['notes', 'connected', '7 tools'],
+        ['notes', 'connected', '8 tools'],
         ['broken', 'failed', 'failed'],
       ],
     );
@@ -57,7 +57,7 @@ describe('the MCP Servers view', () => {
     const tools = await mcp.getChildren(notes);
     const drop = tools.find((t) => t.kind === 'tool' && t.name === 'drop_table')!;
     assert.equal(mcp.getTreeItem(drop).description, 'asks first · Deletes a table.');
-    assert.equal(mcp.getTreeItem(notes!).tooltip, 'notes: 7 tools\nnotes 1.2.3');
+    assert.equal(mcp.getTreeItem(notes!).tooltip, 'notes: 8 tools\nnotes 1.2.3');
 
     const why = await mcp.getChildren(broken);
     assert.match(mcp.getTreeItem(why[0]!).label as string, /exited|closed|failed/i);
