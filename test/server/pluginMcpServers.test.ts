@@ -3,21 +3,15 @@
 // question names the plugin's .mcp.json and the command); trusted, its tools are offered and the
 // status list shows it; uninstalled, it is stopped and gone.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { PROJECT_SERVER_TRUST_QUESTION, TRUST_ANSWER } from '../../server/protocol/mcpTrust';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startThread, startTurn, turnCompleted } from '../support/agent';
+import { marketplaceRepo, writeWithFolders } from '../support/marketplace';
 import { FIXTURE, toolCall } from '../support/mcpFixture';
 import type { Incoming } from '../support/messageLog';
 import { repoRoot } from '../support/paths';
 import { ServerProcess, tempDir } from '../support/serverProcess';
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 describe('MCP servers of installed plugins', function () {
   this.timeout(60_000);
@@ -30,18 +24,12 @@ describe('MCP servers of installed plugins', function () {
   });
 
   it('start only once trusted, offer their tools, and stop when the plugin is uninstalled', async () => {
-    const repo = tempDir('threadline-plugin-repo-');
-    execFileSync('git', ['init', '-q', repo]);
-    const marketplacePath = join(repo, '.agents', 'plugins', 'marketplace.json');
-    write(
-      marketplacePath,
-      JSON.stringify({
-        name: 'team',
-        plugins: [{ name: 'kit', source: { source: 'local', path: './plugins/kit' } }],
-      }),
-    );
+    const { repo, marketplacePath } = marketplaceRepo({
+      name: 'team',
+      plugins: [{ name: 'kit', source: { source: 'local', path: './plugins/kit' } }],
+    });
     const args = ['--import', 'tsx', FIXTURE, 'plug'];
-    write(
+    writeWithFolders(
       join(repo, 'plugins', 'kit', '.mcp.json'),
       JSON.stringify({ mcpServers: { plug: { command: process.execPath, args, cwd: repoRoot } } }),
     );

@@ -3,17 +3,12 @@
 // into the home (links left behind) and its skill and app appear, plugin/uninstall takes them away.
 // Broken marketplaces are reported, and entries or ids that reach outside their folders refused.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppInfo } from '../../server/protocol/appMethods';
 import type { SkillsListEntry } from '../../server/protocol/skillMethods';
+import { marketplaceRepo, writeWithFolders } from '../support/marketplace';
 import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 interface Summary {
   id: string;
@@ -33,22 +28,16 @@ describe('plugins', () => {
 
   function fixture() {
     const userHome = tempDir('threadline-user-');
-    const repo = tempDir('threadline-repo-');
-    execFileSync('git', ['init', '-q', repo]);
-    const marketplacePath = join(repo, '.agents', 'plugins', 'marketplace.json');
-    write(
-      marketplacePath,
-      JSON.stringify({
-        name: 'team',
-        interface: { displayName: 'Team plugins' },
-        plugins: [
-          { name: 'lint-kit', source: { source: 'local', path: './plugins/lint-kit' } },
-          { name: 'escape', source: { source: 'local', path: '../../elsewhere' } },
-        ],
-      }),
-    );
+    const { repo, marketplacePath } = marketplaceRepo({
+      name: 'team',
+      interface: { displayName: 'Team plugins' },
+      plugins: [
+        { name: 'lint-kit', source: { source: 'local', path: './plugins/lint-kit' } },
+        { name: 'escape', source: { source: 'local', path: '../../elsewhere' } },
+      ],
+    });
     const plugin = join(repo, 'plugins', 'lint-kit');
-    write(
+    writeWithFolders(
       join(plugin, '.codex-plugin', 'plugin.json'),
       JSON.stringify({
         name: 'lint-kit',
@@ -58,20 +47,23 @@ describe('plugins', () => {
         interface: { displayName: 'Lint Kit', capabilities: ['skills'] },
       }),
     );
-    write(
+    writeWithFolders(
       join(plugin, 'skills', 'lint', 'SKILL.md'),
       '---\nname: lint\ndescription: Lint it\n---\nLINT-STEPS\n',
     );
-    write(
+    writeWithFolders(
       join(plugin, '.app.json'),
       JSON.stringify({ apps: { 'tracker-app': { name: 'Tracker', mcp_server: 'tracker' } } }),
     );
-    write(join(plugin, '.mcp.json'), JSON.stringify({ mcpServers: { tracker: { command: 'tracker-mcp' } } }));
+    writeWithFolders(
+      join(plugin, '.mcp.json'),
+      JSON.stringify({ mcpServers: { tracker: { command: 'tracker-mcp' } } }),
+    );
     const secret = join(tempDir('threadline-secret-'), 'key.txt');
-    write(secret, 'SECRET');
+    writeWithFolders(secret, 'SECRET');
     symlinkSync(secret, join(plugin, 'skills', 'lint', 'key.md'));
     // The user's own marketplace is broken: reported, the repository's still listed.
-    write(join(userHome, '.agents', 'plugins', 'marketplace.json'), '{ not json');
+    writeWithFolders(join(userHome, '.agents', 'plugins', 'marketplace.json'), '{ not json');
     return { userHome, repo, marketplacePath, plugin };
   }
 
@@ -153,7 +145,10 @@ describe('plugins', () => {
   it('refuses what it cannot find, and ids that reach outside the plugins folder', async () => {
     const { userHome, marketplacePath } = fixture();
     const server = await serve(userHome);
-    write(join(server.home, 'victim', '.threadline-install.json'), '{"name":"x","marketplaceName":"y"}');
+    writeWithFolders(
+      join(server.home, 'victim', '.threadline-install.json'),
+      '{"name":"x","marketplaceName":"y"}',
+    );
     for (const pluginId of ['../victim@x', 'victim@..', '@', 'a@b@c']) {
       const answer = await server.request('plugin/uninstall', { pluginId });
       assert.equal(answer.error?.code, -32602, pluginId);
