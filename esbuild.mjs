@@ -58,7 +58,7 @@ const onDemand = [
   { bundle: 'server-bash', entry: 'server/exec/bashParser.ts', from: 'core', import: /^\.\/bashParser$/ },
   // The MCP SDK's client: when the first MCP server starts.
   { bundle: 'server-mcp', entry: 'server/mcp/mcpSdk.ts', from: 'core', import: /^\.\/mcpSdk$/ },
-  // The thread search index (MiniSearch): at the first search.
+  // The thread search index (FlexSearch): at the first search.
   {
     bundle: 'server-search',
     entry: 'server/search/searchIndex.ts',

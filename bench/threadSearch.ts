@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     `server RSS idle after searching (dropped):  ${idleAfter.toFixed(1)} MiB   (target ≤ ${(idleBefore + 20).toFixed(1)}: idle + 20)`,
   );
   await server.stop();
-  console.log(`saved index: ${(statSync(join(home, 'search-index.json')).size / 2 ** 20).toFixed(1)} MiB`);
+  console.log(`saved index: ${(statSync(join(home, 'search-index')).size / 2 ** 20).toFixed(1)} MiB`);
 
   const again = await session(home);
   const reload = await again.timed('thread/list', { searchTerm: 'parser cache', limit: 25 });

@@ -1,5 +1,5 @@
 // Full-text search over every thread, for thread/list's searchTerm. The index lives in memory only
-// while it is used: it is loaded (from $THREADLINE_HOME/search-index.json, brought up to date with
+// while it is used: it is loaded (from $THREADLINE_HOME/search-index, brought up to date with
 // the threads changed since, or rebuilt from the rollouts when missing) on the first search, kept
 // up to date as turns complete, saved and dropped after a minute without searches, so an idle
 // server holds none of it.
@@ -14,7 +14,9 @@ import { optimized } from '../optimizingCompiler';
 import type { SearchIndex } from './searchIndex';
 import { bestMatch, hasPhrase, turnTexts, words, type TurnText } from './threadText';
 
-export const INDEX_FILE = 'search-index.json';
+export const INDEX_FILE = 'search-index';
+/** Where versions before FlexSearch saved theirs: removed when the new one is saved. */
+const OLD_INDEX_FILE = 'search-index.json';
 const IDLE_MS = 60_000;
 /** How many ranked threads a search considers; pages are cut from these. */
 export const MAX_HITS = 1000;
@@ -173,6 +175,7 @@ export class ThreadSearch {
     await fs.mkdir(this.home, { recursive: true, mode: 0o700 });
     const serialized = optimized(() => index.serialize());
     await writeFileAtomic(join(this.home, INDEX_FILE), Buffer.from(serialized), 0o600);
+    await fs.rm(join(this.home, OLD_INDEX_FILE), { force: true });
   }
 }
 

@@ -3,7 +3,7 @@
 // with the turn and a snippet; an exact phrase beats the same words scattered), filters still
 // apply, pages follow one ranking, and a turn that completes is searchable at once.
 import { strict as assert } from 'node:assert';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, runTurn, startThread } from '../support/agent';
@@ -116,11 +116,14 @@ describe('thread search', function () {
     });
 
     it('rebuilds the index from the rollouts when its file is missing', async () => {
+      // What an earlier version saved (MiniSearch) is another format: replaced, then removed.
+      writeFileSync(join(home, 'search-index.json'), '{"format":1,"indexedAt":[],"index":{}}');
       const server = await start(home, 'threadline_vscode');
       assert.equal((await search(server, 'zanzibar')).data.length, 3);
       await server.stop();
-      const file = join(home, 'search-index.json');
+      const file = join(home, 'search-index');
       assert.ok(existsSync(file), 'the index is saved at shutdown');
+      assert.equal(existsSync(join(home, 'search-index.json')), false);
       rmSync(file);
       const again = await start(home, 'threadline_vscode');
       assert.equal((await search(again, 'zanzibar')).data.length, 3);
