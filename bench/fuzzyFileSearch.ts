@@ -67,7 +67,7 @@ async function main(): Promise<void> {
         count = result.files.length;
       }
       console.log(
-        `query ${JSON.stringify(query).padEnd(18)} median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms, ${count} results`,
+        `query ${JSON.stringify(query).padEnd(18)} first ${times[0]!.toFixed(1)} ms, median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms, ${count} results`,
       );
     }
   } finally {

@@ -4,7 +4,10 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import fuzzysort, { type Prepared } from 'fuzzysort';
+import { collectNow } from '../idleCollection';
+import { optimized } from '../optimizingCompiler';
 import { isIgnored, readEntries, rootScope, walk, type IgnoreScope, type WalkedEntry } from './gitignoreWalk';
+import { rankEntries } from './fuzzyRank';
 
 export interface IndexedEntry {
   readonly path: string;
@@ -28,7 +31,7 @@ export class FileIndex {
   private flushTimer: NodeJS.Timeout | undefined;
   private snapshot: IndexedEntry[] | undefined;
   private disposed = false;
-  /** Settles when the first full walk is done. */
+  /** Settles when the first full walk is done (and the ranking code is ready for the first query). */
   readonly ready: Promise<void>;
   /** Bumped on every change, so a caller can tell its results are stale. */
   version = 0;
@@ -36,7 +39,7 @@ export class FileIndex {
   watching = true;
 
   constructor(readonly root: string) {
-    this.ready = this.walkFrom('', rootScope);
+    this.ready = this.walkFrom('', rootScope).then(() => warmUp(this.list()));
   }
 
   get size(): number {
@@ -181,4 +184,20 @@ export class FileIndex {
     }
     this.touch();
   }
+}
+
+let warm = false;
+
+/**
+ * Ranks once, unseen, when the first index of the process is built: the first query otherwise runs
+ * while V8 is still compiling the ranking loops (300 ms instead of 40 on 100,000 files).
+ */
+function warmUp(entries: readonly IndexedEntry[]): void {
+  if (warm || entries.length === 0) return;
+  warm = true;
+  optimized(() => {
+    rankEntries('a', entries, 50);
+    rankEntries('eoi', entries, 50);
+  });
+  collectNow();
 }
