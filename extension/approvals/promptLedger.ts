@@ -15,14 +15,26 @@ export type { PromptOutcome };
 export type LedgerChange<P> = { added?: P; settled?: { prompt: P; outcome: PromptOutcome } };
 
 export class PromptLedger<P extends LedgerPrompt> {
-  private readonly waiting = new Map<string, { prompt: P; settle: (outcome: PromptOutcome) => void }>();
+  private readonly waiting = new Map<
+    string,
+    { prompt: P; outcome: Promise<PromptOutcome>; settle: (outcome: PromptOutcome) => void }
+  >();
 
   constructor(private readonly changed: (change: LedgerChange<P>) => void) {}
 
-  /** Records a prompt; resolves with how it ended. A key already waiting is a caller bug. */
+  /**
+   * Records a prompt; resolves with how it ended. The same request asked again is the same prompt:
+   * codex sends a thread's waiting requests again, with their ids, when a client resumes the thread.
+   * Another prompt under a waiting key is a caller bug.
+   */
   add(prompt: P): Promise<PromptOutcome> {
-    if (this.waiting.has(prompt.key)) throw new Error(`prompt ${prompt.key} is already waiting`);
-    const outcome = new Promise<PromptOutcome>((settle) => this.waiting.set(prompt.key, { prompt, settle }));
+    const waiting = this.waiting.get(prompt.key);
+    if (waiting?.prompt.threadId === prompt.threadId && waiting.prompt.turnId === prompt.turnId)
+      return waiting.outcome;
+    if (waiting) throw new Error(`prompt ${prompt.key} is already waiting`);
+    let settle: (outcome: PromptOutcome) => void = () => {};
+    const outcome = new Promise<PromptOutcome>((resolve) => (settle = resolve));
+    this.waiting.set(prompt.key, { prompt, outcome, settle });
     this.changed({ added: prompt });
     return outcome;
   }

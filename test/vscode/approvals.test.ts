@@ -1,4 +1,5 @@
-// Approvals inside the real editor, against our server and the scripted model: a proposed file change
+// Approvals inside the real editor, against the server under test (ours, or codex in the reference run)
+// and the scripted model: a proposed file change
 // opens as diff tabs with exactly the current and proposed text, the title actions answer it and the
 // tabs close; a command approval runs or does not; an interrupted turn settles what it left pending.
 import * as assert from 'node:assert/strict';
@@ -8,16 +9,11 @@ import * as vscode from 'vscode';
 import { sidesOfChange } from '../../extension/conversation/changeBase';
 import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
-import { agentEnv } from '../support/agent';
 import { threadlineApi } from './extensionApi';
+import { codex, patchCall, serverHome, useScriptedModel } from './serverUnderTest';
 import { waitFor } from './treeHelpers';
 
 const workspace = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-const home = () => process.env.THREADLINE_HOME!;
-
-const patchCall = (patch: string) => ({
-  output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_patch', custom: true } }],
-});
 const execCall = (cmd: string) => ({
   output: [{ toolCall: { name: 'exec_command', arguments: JSON.stringify({ cmd }), callId: 'call_exec' } }],
 });
@@ -44,30 +40,14 @@ describe('approvals in the editor', function () {
 
   before(async () => {
     model = await startModelServer();
-    writeFileSync(
-      join(home(), 'config.toml'),
-      [
-        'model = "test-model"',
-        'model_provider = "scripted"',
-        '[model_providers.scripted]',
-        'name = "Scripted"',
-        `base_url = "${model.baseUrl}"`,
-        'wire_api = "responses"',
-        'env_key = "SCRIPTED_API_KEY"',
-        'request_max_retries = 0',
-        '',
-      ].join('\n'),
-    );
-    Object.assign(process.env, agentEnv);
-    const { server } = await threadlineApi();
-    await server.restart(); // the child inherits the key from this environment
+    await useScriptedModel(model.baseUrl);
     dir = join(workspace(), 'approvals');
     mkdirSync(dir, { recursive: true });
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    rmSync(join(home(), 'config.toml'), { force: true });
+    rmSync(join(serverHome(), 'config.toml'), { force: true });
     rmSync(dir, { recursive: true, force: true });
     await model.close();
   });
@@ -173,10 +153,17 @@ describe('approvals in the editor', function () {
         return [tab.label, await textOf(input.original), await textOf(input.modified)];
       }),
     );
-    assert.deepEqual(sides, [
+    const expected = [
       ['Threadline: proposed new file — approvals/new.txt (1 of 2)', '', 'hello\n'],
       ['Threadline: proposed deletion — approvals/gone.txt (2 of 2)', 'bye\n', ''],
-    ]);
+    ];
+    if (codex) {
+      // codex lists a change's files in its own order (not the patch's); each is still numbered once.
+      const unnumbered = (rows: string[][]) =>
+        rows.map(([label, ...rest]) => [label!.replace(/ \(\d of 2\)$/, ''), ...rest]).sort();
+      assert.deepEqual(unnumbered(sides), unnumbered(expected));
+      assert.deepEqual(sides.map(([label]) => label!.slice(-8)).sort(), ['(1 of 2)', '(2 of 2)']);
+    } else assert.deepEqual(sides, expected);
     await vscode.commands.executeCommand(
       'threadline.approval.decline',
       (tabs[1]!.input as vscode.TabInputTextDiff).modified,
@@ -187,36 +174,55 @@ describe('approvals in the editor', function () {
     assert.equal(readFileSync(join(dir, 'gone.txt'), 'utf8'), 'bye\n');
   });
 
-  it('takes an edited proposal: Accept sends the edited file, which lands on disk, and the model is told', async () => {
-    const { server } = await threadlineApi();
-    assert.equal(server.info?.threadline?.acceptWithEdits, true, 'our server takes edited answers');
-    const applied: FileUpdateChange[] = [];
-    const items = server.onNotification('item/completed', ({ item }) => {
-      if (item.type === 'fileChange') applied.push(...item.changes);
+  // codex takes no edited answers (it has no acceptWithEdits): the proposal stays as the model made it.
+  if (codex) {
+    it('keeps a proposal read-only where the server takes no edits; Accept applies it as proposed', async () => {
+      const { server } = await threadlineApi();
+      assert.equal(server.info?.threadline, undefined, 'codex says nothing of edited answers');
+      const { run } = await proposeEdit('edit.txt', 'a', 'b');
+      assert.equal(vscode.workspace.fs.isWritableFileSystem('threadline-proposed'), false);
+      // Typed into, as a user would: the read-only editor takes nothing.
+      const editor = await vscode.window.showTextDocument(proposedSide());
+      await vscode.commands.executeCommand('type', { text: 'mine' });
+      assert.equal(editor.document.getText(), 'b\n');
+      assert.equal(editor.document.isDirty, false);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.commands.executeCommand('threadline.approval.accept', proposedSide());
+      await run.completed();
+      assert.equal(readFileSync(join(dir, 'edit.txt'), 'utf8'), 'b\n');
+      await waitFor(() => proposedTabs().length === 0);
     });
-    const { run } = await proposeEdit('edit.txt', 'a', 'b');
-    assert.equal(vscode.workspace.fs.isWritableFileSystem('threadline-proposed'), true);
-    const document = await vscode.workspace.openTextDocument(proposedSide());
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), 'b\nmine\n');
-    assert.equal(await vscode.workspace.applyEdit(edit), true);
-    assert.equal(document.isDirty, true, 'edited, not saved');
-    await vscode.commands.executeCommand('threadline.approval.accept', proposedSide());
-    await run.completed();
-    assert.equal(readFileSync(join(dir, 'edit.txt'), 'utf8'), 'b\nmine\n');
-    await waitFor(() => proposedTabs().length === 0);
-    const followUp = JSON.stringify(model.requests.filter((r) => r.method === 'POST')[1]!.body);
-    assert.match(followUp, /The user edited your patch before accepting it/);
-    assert.match(followUp, /\+mine/);
-    // "Open diff" on the completed item rebuilds its sides from the item and the disk: what was applied.
-    items.dispose();
-    const [change] = applied;
-    const disk = readFileSync(join(dir, 'edit.txt'), 'utf8');
-    assert.deepEqual(sidesOfChange(change!.kind.type, change!.diff, disk), {
-      before: 'a\n',
-      after: 'b\nmine\n',
+  } else
+    it('takes an edited proposal: Accept sends the edited file, which lands on disk, and the model is told', async () => {
+      const { server } = await threadlineApi();
+      assert.equal(server.info?.threadline?.acceptWithEdits, true, 'our server takes edited answers');
+      const applied: FileUpdateChange[] = [];
+      const items = server.onNotification('item/completed', ({ item }) => {
+        if (item.type === 'fileChange') applied.push(...item.changes);
+      });
+      const { run } = await proposeEdit('edit.txt', 'a', 'b');
+      assert.equal(vscode.workspace.fs.isWritableFileSystem('threadline-proposed'), true);
+      const document = await vscode.workspace.openTextDocument(proposedSide());
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), 'b\nmine\n');
+      assert.equal(await vscode.workspace.applyEdit(edit), true);
+      assert.equal(document.isDirty, true, 'edited, not saved');
+      await vscode.commands.executeCommand('threadline.approval.accept', proposedSide());
+      await run.completed();
+      assert.equal(readFileSync(join(dir, 'edit.txt'), 'utf8'), 'b\nmine\n');
+      await waitFor(() => proposedTabs().length === 0);
+      const followUp = JSON.stringify(model.requests.filter((r) => r.method === 'POST')[1]!.body);
+      assert.match(followUp, /The user edited your patch before accepting it/);
+      assert.match(followUp, /\+mine/);
+      // "Open diff" on the completed item rebuilds its sides from the item and the disk: what was applied.
+      items.dispose();
+      const [change] = applied;
+      const disk = readFileSync(join(dir, 'edit.txt'), 'utf8');
+      assert.deepEqual(sidesOfChange(change!.kind.type, change!.diff, disk), {
+        before: 'a\n',
+        after: 'b\nmine\n',
+      });
     });
-  });
 
   it('settles the prompts of an interrupted turn and closes their tabs', async () => {
     const { run, prompt } = await proposeEdit('stop.txt', 'x', 'y');
@@ -229,7 +235,9 @@ describe('approvals in the editor', function () {
     await run.completed();
     await waitFor(() => proposedTabs().length === 0 && outcomes.length === 1);
     subscription.dispose();
-    assert.deepEqual(outcomes, [{ resolvedElsewhere: true }]);
+    // codex ends the turn before it withdraws the request; ours withdraws it first.
+    const outcome = codex ? { cancelled: 'the turn ended (interrupted)' } : { resolvedElsewhere: true };
+    assert.deepEqual(outcomes, [outcome]);
     assert.deepEqual(approvals.list(run.threadId), []);
     assert.equal(readFileSync(join(dir, 'stop.txt'), 'utf8'), 'x\n');
   });

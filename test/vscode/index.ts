@@ -12,9 +12,12 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: true, timeout: 20_000, rootHooks: mochaHooks });
   // Defines describe/it for the suites required below, as `mocha` does for spec files.
   mocha.suite.emit('pre-require', globalThis, 'threadline-vscode-tests', mocha);
-  // The same editor against the reference server (`codex app-server`) runs the suite written for it.
+  // The same editor against the reference server (`codex app-server`): the suites that exercise the
+  // server (./serverUnderTest says which one and sets codex up) and the one written for codex alone.
   if (process.env.THREADLINE_TEST_CODEX) {
+    await import('./serverUnderTest');
     await import('./reference.test');
+    await import('./approvals.test');
   } else {
     await import('./smoke.test');
     await import('./server.test');

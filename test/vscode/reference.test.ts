@@ -1,64 +1,39 @@
 // The extension with `threadline.server.command` set to the reference server (`codex app-server` from
-// @openai/codex 0.169, its binary shipped in the npm package), its CODEX_HOME pointing at the scripted
-// model server: the tree lists, renames, archives and unarchives, forks and shows other workspaces; a turn
+// @openai/codex 0.169, its binary shipped in the npm package; ./serverUnderTest sets it), its config
+// pointing at the scripted model server: the tree lists, renames, archives and unarchives, forks and shows other workspaces; a turn
 // streams; file-change and command approvals are answered from the editor; and the extension knows it is
 // not talking to its own server.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
 import { tempDir } from '../support/tempDirs';
 import { threadlineApi } from './extensionApi';
+import { patchCall, serverHome, useScriptedModel } from './serverUnderTest';
 import { archivedIds, shownIds, waitFor } from './treeHelpers';
-
-const codex = process.env.THREADLINE_TEST_CODEX!;
-const settings = () => vscode.workspace.getConfiguration('threadline');
 
 describe('Threadline with the reference server (codex app-server 0.169)', () => {
   let model: ModelServer;
-  let codexHome: string;
   let threadId = '';
 
   before(async function () {
-    // Three settings writes and a view opening: slow on a loaded machine.
+    // A settings write, a restart and a view opening: slow on a loaded machine.
     this.timeout(60_000);
     model = await startModelServer({ responses: [] });
-    codexHome = tempDir('threadline-codex-home-');
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model = "test-model"',
-        'model_provider = "scripted"',
-        'approval_policy = "never"',
-        'sandbox_mode = "read-only"',
-        '',
-        '[model_providers.scripted]',
-        'name = "Scripted"',
-        `base_url = "${model.baseUrl}"`,
-        'wire_api = "responses"',
-        'env_key = "SCRIPTED_API_KEY"',
-        '',
-      ].join('\n'),
-    );
-    // The server child inherits the extension host's environment.
-    process.env.CODEX_HOME = codexHome;
-    process.env.SCRIPTED_API_KEY = 'sk-test-reference';
-    await settings().update('server.command', codex, vscode.ConfigurationTarget.Global);
-    await settings().update('server.args', ['app-server'], vscode.ConfigurationTarget.Global);
+    await useScriptedModel(model.baseUrl, ['approval_policy = "never"', 'sandbox_mode = "read-only"']);
     await vscode.commands.executeCommand('workbench.view.extension.threadline');
   });
 
   after(async () => {
-    await settings().update('server.command', undefined, vscode.ConfigurationTarget.Global);
-    await settings().update('server.args', undefined, vscode.ConfigurationTarget.Global);
+    rmSync(join(serverHome(), 'config.toml'), { force: true });
     await model.close();
   });
 
   it('runs the configured command and knows it is not its own server', async () => {
     const { server } = await threadlineApi();
     const info = await server.start();
-    assert.equal(info.codexHome, codexHome);
+    assert.equal(info.codexHome, serverHome());
     assert.doesNotMatch(info.userAgent, /^threadline\//);
     assert.equal(server.isThreadline, false, 'features only Threadline has stay hidden');
   });
@@ -111,17 +86,8 @@ describe('Threadline with the reference server (codex app-server 0.169)', () => 
     const { server, approvals } = await threadlineApi();
     const file = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'reference.txt');
     writeFileSync(file, 'before\n');
-    // The reference server offers no apply_patch tool to an unknown model, but takes a patch run as a command.
-    const patch = '*** Begin Patch\n*** Update File: reference.txt\n@@\n-before\n+after\n*** End Patch\n';
-    const cmd = `apply_patch <<'EOF'\n${patch}EOF`;
-    model.script(
-      {
-        output: [
-          { toolCall: { name: 'exec_command', arguments: JSON.stringify({ cmd }), callId: 'call_patch' } },
-        ],
-      },
-      { output: [{ text: 'Declined, fine.' }] },
-    );
+    const patch = '*** Begin Patch\n*** Update File: reference.txt\n@@\n-before\n+after\n*** End Patch';
+    model.script(patchCall(patch), { output: [{ text: 'Declined, fine.' }] });
     const { thread } = await server.request('thread/start', {
       cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath,
       approvalPolicy: 'on-request',

@@ -1,7 +1,7 @@
 // `npm run test:vscode`: runs the in-editor suites inside code-server's extension host as an Extension
 // Development Host (this repository, unpackaged), streams mocha's output here and exits with its result.
 // On failure it prints the extension host's log.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
 import { repoRoot } from '../support/paths';
@@ -13,7 +13,7 @@ import { createWorkspace } from '../support/harness/workspace';
 import { bundleInEditorTests } from './bundle';
 import { outputTag } from './outputTag';
 
-const suiteTimeoutMs = 180_000;
+const suiteTimeoutMs = 300_000;
 const reference = process.argv.includes('--reference');
 const label = reference ? ', reference server' : '';
 
@@ -22,10 +22,15 @@ async function main(): Promise<number> {
   const testsEntry = await bundleInEditorTests();
   // The extension's server keeps its threads here, never in the user's ~/.threadline.
   const home = tempDir('threadline-home-');
-  // …and reads no Codex history but the one a test gives it (never the developer's ~/.codex).
-  const env: NodeJS.ProcessEnv = { THREADLINE_HOME: home, CODEX_HOME: join(home, 'no-codex-history') };
-  // `--reference`: the reference-server suite, with the codex binary its npm package ships.
-  if (reference) env.THREADLINE_TEST_CODEX = resolve(repoRoot, 'node_modules', '.bin', 'codex');
+  // …and reads no Codex history but the one a test gives it (never the developer's ~/.codex). With
+  // `--reference` the suites drive `codex app-server` (the binary its npm package ships), whose home
+  // that is.
+  const codexHome = join(home, reference ? 'codex-home' : 'no-codex-history');
+  const env: NodeJS.ProcessEnv = { THREADLINE_HOME: home, CODEX_HOME: codexHome };
+  if (reference) {
+    mkdirSync(codexHome);
+    env.THREADLINE_TEST_CODEX = resolve(repoRoot, 'node_modules', '.bin', 'codex');
+  }
   const server = await CodeServer.start({ smokeTestDriver: true, env });
   let browser: Browser | undefined;
   const workbenchLog: string[] = [];

@@ -62,9 +62,21 @@ describe('the prompt ledger', () => {
     assert.deepEqual(book.list(), []);
   });
 
-  it('refuses a key that is already waiting', () => {
+  it('takes the same request asked again (a resumed codex thread) as the same prompt, answered once', async () => {
+    const { book, changes } = ledger();
+    const first = book.add(prompt('0'));
+    const again = book.add(prompt('0'));
+    assert.equal(changes.length, 1, 'added once');
+    assert.equal(book.list().length, 1);
+    assert.equal(book.settle('0', { answered: { decision: 'accept' } }), true);
+    assert.deepEqual(await first, { answered: { decision: 'accept' } });
+    assert.deepEqual(await again, { answered: { decision: 'accept' } });
+  });
+
+  it('refuses another prompt under a key that is already waiting', () => {
     const { book } = ledger();
     void book.add(prompt('1'));
-    assert.throws(() => book.add(prompt('1')), /already waiting/);
+    assert.throws(() => book.add(prompt('1', 't2')), /already waiting/);
+    assert.throws(() => book.add(prompt('1', 't1', 'u2')), /already waiting/);
   });
 });
