@@ -10,14 +10,12 @@ import { PromptQueue } from './prompts/PromptQueue';
 import { StartView } from './start/StartView';
 import type { ConversationState } from './store/state';
 import { isThreadItem } from '../server/protocol/itemTypes';
-import { threadTitle } from './common/threadTitle';
+import { promptText, threadTitle } from './common/threadTitle';
 
 /** A new thread's preview is empty until it is read again: its first prompt stands in for it. */
 function firstUserText(state: ConversationState): string | undefined {
   const first = state.items[state.turns[state.turnIds[0]]?.itemKeys[0] ?? ''];
-  if (!first || !isThreadItem(first) || first.type !== 'userMessage') return undefined;
-  const text = first.content.find((c) => c.type === 'text');
-  return text && 'text' in text ? text.text : undefined;
+  return first && isThreadItem(first) ? promptText(first) : undefined;
 }
 
 export function App() {

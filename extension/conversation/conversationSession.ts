@@ -197,6 +197,7 @@ export class ConversationSession extends Disposable {
       // After every snapshot (open, resync, restart): the webview takes prompts of the thread it shows.
       this.prompts.show(thread.id);
     };
+    this.feed.onRetitle = (title) => this.onTitle(threadTitle(title));
     try {
       await this.feed.snapshot();
       if (this.revealTurnId)

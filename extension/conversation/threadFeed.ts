@@ -7,10 +7,14 @@ import type { ServerNotification } from '../../server/protocol/notificationRoute
 import type { Turn } from '../../server/protocol/thread';
 import type { IDisposable } from '../../webview/common/lifecycle';
 import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '../../webview/messages';
+import type { OpenedSession } from '../client/unwrittenThreads';
+import { retitled, type TitleParts } from '../../webview/common/threadTitle';
 import { forbiddenChoices } from '../settings/requirements';
 
 export interface FeedServer {
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
+  /** thread/resume without turns (see UnwrittenThreads). */
+  resume(threadId: string): Promise<OpenedSession>;
   onAnyNotification(listener: (notification: ServerNotification) => void): IDisposable;
 }
 
@@ -27,6 +31,9 @@ export class ThreadFeed {
   /** The thread's working directory, once the first snapshot is read. */
   cwd: string | undefined;
   onSnapshot: (thread: ThreadSnapshot['thread']) => void = () => {};
+  /** The thread was renamed, or its first prompt became its preview, since the snapshot. */
+  onRetitle: (title: TitleParts) => void = () => {};
+  private title: TitleParts = { name: null, preview: '' };
 
   constructor(
     private readonly server: FeedServer,
@@ -41,15 +48,10 @@ export class ThreadFeed {
    * Reads the thread afresh and posts it whole: on open, on a resync, after a server restart (which
    * has resumed the thread already and passes its answer).
    */
-  async snapshot(resumed?: ResultOf<'thread/resume'>): Promise<void> {
+  async snapshot(resumed?: OpenedSession): Promise<void> {
     this.loading = true;
     try {
-      const session =
-        resumed ??
-        (await this.server.request('thread/resume', {
-          threadId: this.threadId,
-          excludeTurns: true,
-        }));
+      const session = resumed ?? (await this.server.resume(this.threadId));
       const { turns, nextCursor } = await this.newestTurns(session);
       this.olderCursor = nextCursor;
       const { turns: _omitted, ...thread } = session.thread;
@@ -62,6 +64,7 @@ export class ThreadFeed {
       };
       if (this.disposed) return;
       this.post({ type: 'snapshot', seq: this.seq, snapshot, context: this.context });
+      this.title = thread;
       this.onSnapshot(thread);
     } finally {
       this.loading = false;
@@ -94,9 +97,9 @@ export class ThreadFeed {
     this.subscription.dispose();
   }
 
-  private async newestTurns(
-    session: ResultOf<'thread/resume'>,
-  ): Promise<{ turns: Turn[]; nextCursor: string | null }> {
+  private async newestTurns(session: OpenedSession): Promise<{ turns: Turn[]; nextCursor: string | null }> {
+    // codex answers both requests below with an error for a thread it has not written down.
+    if (session.unwritten) return { turns: [], nextCursor: null };
     try {
       const page = await this.server.request('thread/turns/list', {
         threadId: this.threadId,
@@ -120,6 +123,10 @@ export class ThreadFeed {
     if (!('threadId' in notification.params) || notification.params.threadId !== this.threadId) return;
     this.seq += 1;
     this.post({ type: 'delta', threadId: this.threadId, seq: this.seq, notification });
+    const title = retitled(this.title, notification);
+    if (title === this.title) return;
+    this.title = title;
+    this.onRetitle(title);
   }
 }
 

@@ -21,6 +21,7 @@ import { Emitter, type Event } from '../../webview/common/emitter';
 import { Disposable, type IDisposable } from '../../webview/common/lifecycle';
 import { RefCounts } from '../../webview/common/refCounts';
 import { ServerClient, type ServerState } from '../client/serverClient';
+import { UnwrittenThreads, type OpenedSession } from '../client/unwrittenThreads';
 import { onSettingsChanged, readLaunchSettings, readTraceLevel } from '../settings/settings';
 import { serverLaunch } from './launch';
 import { clientLog, messageTracer } from './outputLog';
@@ -39,6 +40,7 @@ export class ThreadlineServer extends Disposable {
   /** Threads some view shows, with how many views: re-subscribed after a restart. */
   private readonly open = new RefCounts<string>();
   private readonly resubscribed = this._register(new Emitter<ResultOf<'thread/resume'>>());
+  private readonly unwritten = new UnwrittenThreads();
 
   constructor(extension: vscode.ExtensionContext) {
     super();
@@ -57,7 +59,13 @@ export class ThreadlineServer extends Disposable {
       log: clientLog(this.log),
       trace: messageTracer(this.log, readTraceLevel),
     });
-    this._register(this.client.onRestarted(() => void this.resubscribe()));
+    this._registerAll(
+      this.client.onRestarted(() => {
+        this.unwritten.clear();
+        void this.resubscribe();
+      }),
+      this.client.onNotification((notification) => this.unwritten.observe(notification)),
+    );
     this._register(onSettingsChanged(['server.command', 'server.args'], () => void this.restartIfRunning()));
   }
 
@@ -99,7 +107,14 @@ export class ThreadlineServer extends Disposable {
 
   async request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     await this.start();
-    return this.client.request(method, params);
+    const result = await this.client.request(method, params);
+    if (method === 'thread/start') this.unwritten.started(result as ResultOf<'thread/start'>);
+    return result;
+  }
+
+  /** A thread's session without its turns (thread/resume), also for a thread codex has not written yet. */
+  resume(threadId: string): Promise<OpenedSession> {
+    return this.unwritten.resume(this, threadId);
   }
 
   /** The notifications of one method, with its params (checked against its schema by the client). */

@@ -9,6 +9,7 @@ import {
 } from '../../server/protocol/notificationRoutes';
 import type { Thread } from '../../server/protocol/thread';
 import { Emitter } from '../../webview/common/emitter';
+import { retitled } from '../../webview/common/threadTitle';
 import { recencyGroups, recencyOf, type RecencyGroup } from './recency';
 
 export interface ThreadSource {
@@ -128,6 +129,7 @@ export class ThreadTreeModel {
     'thread/started': ({ thread }) => this.started(thread),
     'thread/name/updated': ({ threadId, threadName }) =>
       this.update(threadId, (t) => ({ ...t, name: threadName })),
+    'item/started': (params) => this.retitle(params.threadId, { method: 'item/started', params }),
     'thread/status/changed': ({ threadId, status }) => this.update(threadId, (t) => ({ ...t, status })),
     'thread/closed': ({ threadId }) =>
       this.update(threadId, (t) => ({ ...t, status: { type: 'notLoaded' } })),
@@ -216,6 +218,14 @@ export class ThreadTreeModel {
     this.insertSorted(this.active, node);
     this.fireGroupOf(node);
     return true;
+  }
+
+  /** A new thread's first prompt becomes its preview here, as the server will list it. */
+  private retitle(threadId: string, notification: ServerNotification): boolean {
+    const node = this.nodes.get(threadId);
+    if (!node) return false;
+    const thread = retitled(node.thread, notification);
+    return thread !== node.thread && this.update(threadId, () => thread);
   }
 
   private update(threadId: string, change: (thread: Thread) => Thread): boolean {

@@ -9,11 +9,10 @@ import { join, resolve } from 'node:path';
 import type { Thread } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../support/agent';
-import { repoRoot } from '../support/paths';
+import { codexBin, repoRoot } from '../support/paths';
 import { tempDir } from '../support/tempDirs';
 import { WsClient, startWsServer } from '../support/wsServer';
 
-const codexBin = resolve(repoRoot, 'node_modules', '.bin', 'codex');
 const driver = resolve(repoRoot, 'test', 'fixtures', 'codexTui', 'drive.py');
 const ANSWER = 'Hello from Threadline over the wire.';
 const PROMPT = 'Say hello from the TUI';

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServerClient } from '../../extension/client/serverClient';
 import { ThreadFeed, turnsPerPage, type FeedServer } from '../../extension/conversation/threadFeed';
+import { threadTitle, type TitleParts } from '../../webview/common/threadTitle';
 import type { HostMessage } from '../../webview/messages';
 import { ConversationStore } from '../../webview/store/store';
 import { useModelServer } from '../fixtures/modelServer/server';
@@ -33,6 +34,7 @@ describe('the conversation feed against the real server', function () {
     });
     server = {
       request: (method, params) => client.request(method, params),
+      resume: (threadId) => client.request('thread/resume', { threadId, excludeTurns: true }),
       onAnyNotification: (listener) => client.onNotification(listener),
     };
   });
@@ -88,6 +90,26 @@ describe('the conversation feed against the real server', function () {
     assert.equal(state.settings?.sandbox.includes('-'), true, 'sandbox in the pickers’ spelling');
     // What requirements.toml forbids comes with the thread's settings, for the pickers to grey out.
     assert.deepEqual(Object.keys(state.settings?.forbidden ?? {}), ['never']);
+    feed.dispose();
+  });
+
+  it('retitles a new thread by its first prompt and by a rename; not by later prompts', async () => {
+    model.script({ output: [{ text: 'One.' }] }, { output: [{ text: 'Two.' }] });
+    const { thread } = await client.request('thread/start', {});
+    const { feed, store } = feedOf(thread.id);
+    const titles: TitleParts[] = [];
+    feed.onRetitle = (title) => titles.push(title);
+    await feed.snapshot();
+    for (const prompt of ['Plan the trip', 'And the budget']) {
+      const turnId = await turn(thread.id, prompt);
+      await until(() => store.getState().turns[turnId]?.status === 'completed');
+    }
+    await client.request('thread/name/set', { threadId: thread.id, name: 'Trip' });
+    await until(() => titles.length === 2);
+    assert.deepEqual(
+      titles.map((t) => threadTitle(t)),
+      ['Plan the trip', 'Trip'],
+    );
     feed.dispose();
   });
 

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 export const serverBundle = resolve(repoRoot, 'dist', 'server.js');
+/** The reference server and TUI (@openai/codex 0.169, a devDependency that ships its binary). */
+export const codexBin = resolve(repoRoot, 'node_modules', '.bin', 'codex');
 
 export const packageJson = JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as {
   name: string;

@@ -2,9 +2,9 @@
 // Development Host (this repository, unpackaged), streams mocha's output here and exits with its result.
 // On failure it prints the extension host's log.
 import { mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { format } from 'node:util';
-import { repoRoot } from '../support/paths';
+import { codexBin, repoRoot } from '../support/paths';
 import { tempDir } from '../support/tempDirs';
 import { Browser } from '../support/harness/browser';
 import { CodeServer } from '../support/harness/codeServer';
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
   const env: NodeJS.ProcessEnv = { THREADLINE_HOME: home, CODEX_HOME: codexHome };
   if (reference) {
     mkdirSync(codexHome);
-    env.THREADLINE_TEST_CODEX = resolve(repoRoot, 'node_modules', '.bin', 'codex');
+    env.THREADLINE_TEST_CODEX = codexBin;
   }
   const server = await CodeServer.start({ smokeTestDriver: true, env });
   let browser: Browser | undefined;

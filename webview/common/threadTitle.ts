@@ -1,6 +1,10 @@
 // How a thread is called wherever it is shown (the tree, the pickers, the view's header, a panel's tab):
 // its name, else its first prompt (the preview), on one line and trimmed.
+import type { ThreadItem } from '../../server/protocol/items';
+import type { ServerNotification } from '../../server/protocol/notificationRoutes';
 import type { Thread } from '../../server/protocol/thread';
+
+export type TitleParts = Pick<Thread, 'name' | 'preview'>;
 
 /** Titles longer than this end in an ellipsis. */
 export const maxTitleLength = 80;
@@ -15,4 +19,24 @@ export function threadTitle(thread: Pick<Thread, 'name' | 'preview'>, fallback =
     ' ',
   );
   return text.length > maxTitleLength ? `${text.slice(0, maxTitleLength - 1)}…` : text;
+}
+
+/** The text a user message starts with, which a thread's preview is made of. */
+export function promptText(item: ThreadItem): string | undefined {
+  if (item.type !== 'userMessage') return undefined;
+  const text = item.content.find((c) => c.type === 'text');
+  return text && 'text' in text ? text.text : undefined;
+}
+
+/**
+ * The title parts after a notification: a rename, or the first prompt of a thread whose preview is
+ * still empty (neither server says when a preview changes; a thread's first prompt is its preview).
+ * The same object when nothing changed.
+ */
+export function retitled<T extends TitleParts>(thread: T, notification: ServerNotification): T {
+  if (notification.method === 'thread/name/updated')
+    return { ...thread, name: notification.params.threadName };
+  if (notification.method !== 'item/started' || thread.preview) return thread;
+  const preview = promptText(notification.params.item);
+  return preview ? { ...thread, preview } : thread;
 }

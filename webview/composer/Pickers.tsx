@@ -37,6 +37,9 @@ export function ModelPickers({ models, value, defaults, onChange }: Props & { mo
   return (
     <div className="tl-pickers">
       <Select
+        // The select keeps its first option when its value's option arrives after the value (a thread's
+        // model missing from model/list, added once the list is in): new options, a new select.
+        key={modelChoices.map((m) => m.model).join('\n')}
         label="Model"
         value={modelId}
         onChange={(v) => onChange({ ...value, model: v, effort: undefined })}
