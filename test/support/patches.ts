@@ -19,6 +19,22 @@ export const patchCall = (patch: string, callId = 'call_patch', custom = true) =
   output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId, custom } }],
 });
 
+/**
+ * The same patch for codex, which offers a model it does not know only its shell and takes a patch run
+ * there as a file change.
+ */
+export const shellPatchCall = (patch: string, callId = 'call_patch') => ({
+  output: [
+    {
+      toolCall: {
+        name: 'exec_command',
+        arguments: JSON.stringify({ cmd: `apply_patch <<'EOF'\n${patch}\nEOF` }),
+        callId,
+      },
+    },
+  ],
+});
+
 /** Updates README.md ("# Demo\nold line\n" → "new line") and adds src/hello.txt. */
 export const UPDATE_README = [
   '*** Begin Patch',

@@ -36,9 +36,11 @@ export function useScriptedModel(
       'name = "Scripted"',
       `base_url = "${baseUrl()}"`,
       'wire_api = "responses"',
+      // codex asks for a key (ours goes without one); the workbench's environment holds it.
+      ...(wb.codex ? ['env_key = "SCRIPTED_API_KEY"', 'request_max_retries = 0'] : []),
       '',
     ];
-    writeFileSync(join(wb.home, 'config.toml'), config.join('\n'));
+    writeFileSync(join(wb.serverHome, 'config.toml'), config.join('\n'));
   });
 }
 

@@ -17,6 +17,8 @@ export async function run(): Promise<void> {
   if (process.env.THREADLINE_TEST_CODEX) {
     await import('./serverUnderTest');
     await import('./reference.test');
+    await import('./server.test');
+    await import('./threads.test');
     await import('./approvals.test');
   } else {
     await import('./smoke.test');

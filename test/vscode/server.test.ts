@@ -1,19 +1,26 @@
 // The shared server connection inside the real extension host: launched with the host's own runtime,
-// typed requests, notifications to subscribers, and a restart that keeps the threads.
+// typed requests, notifications to subscribers, and a restart that keeps the threads. Also run with
+// codex app-server as the configured server (see ./serverUnderTest).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { threadlineServer } from './extensionApi';
+import { codex, modelForThreadTurns, serverHome, startThread } from './serverUnderTest';
 import { waitFor } from './treeHelpers';
 
-describe('the shared server connection', () => {
-  it('starts the bundled server on first use and answers typed requests', async () => {
+describe('the shared server connection', function () {
+  // Under codex the threads that must survive a restart get a model turn first.
+  this.timeout(60_000);
+  modelForThreadTurns();
+
+  it('starts the configured server on first use and answers typed requests', async () => {
     const server = await threadlineServer();
     const { thread } = await server.request('thread/start', {});
     assert.ok(thread.id);
     assert.equal(server.state, 'ready');
-    assert.match(server.info?.userAgent ?? '', /^threadline\//);
-    assert.equal(server.isThreadline, true);
-    assert.equal(server.info?.codexHome, process.env.THREADLINE_HOME, 'the test home, not ~/.threadline');
+    if (codex) assert.doesNotMatch(server.info?.userAgent ?? '', /^threadline\//);
+    else assert.match(server.info?.userAgent ?? '', /^threadline\//);
+    assert.equal(server.isThreadline, !codex);
+    assert.equal(server.info?.codexHome, serverHome(), "the test home, not the user's");
   });
 
   it('delivers notifications to subscribers of their method only', async () => {
@@ -37,7 +44,7 @@ describe('the shared server connection', () => {
 
   it('restarts on "Threadline: Restart Server" and tells listeners, threads kept', async () => {
     const server = await threadlineServer();
-    const { thread } = await server.request('thread/start', {});
+    const thread = await startThread({});
     let restarted = 0;
     const subscription = server.onRestarted(() => restarted++);
     await vscode.commands.executeCommand('threadline.restartServer');
@@ -48,10 +55,13 @@ describe('the shared server connection', () => {
   });
 });
 
-describe('threads kept open across a crash', () => {
+describe('threads kept open across a crash', function () {
+  this.timeout(60_000);
+  modelForThreadTurns();
+
   it('resumes a kept thread after the server is killed and reports it', async () => {
     const server = await threadlineServer();
-    const { thread } = await server.request('thread/start', {});
+    const thread = await startThread({});
     const kept = server.keepSubscribed(thread.id);
     const resumed: string[] = [];
     const subscription = server.onResubscribed((response) => resumed.push(response.thread.id));

@@ -2,11 +2,15 @@
 // THREADLINE_TEST_CODEX (`runInCodeServer.ts --reference`), the reference `codex app-server` that the
 // extension launches through its `threadline.server.command` setting. Suites written for both ask
 // here for what differs: where the server keeps its config, and how the scripted model edits files.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { ParamsOf } from '../../server/protocol/methods';
+import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
 import { agentEnv } from '../support/agent';
+import { patchCall as ourPatchCall, shellPatchCall } from '../support/patches';
 import { threadlineApi } from './extensionApi';
+import { waitFor } from './treeHelpers';
 
 /** The codex binary under test, or undefined when the suites drive our own server. */
 export const codex = process.env.THREADLINE_TEST_CODEX;
@@ -55,17 +59,46 @@ export async function useScriptedModel(baseUrl: string, topLevel: string[] = [])
   await server.restart();
 }
 
+/** A model turn that changes files with a patch, through the tool the server under test offers. */
+export const patchCall = (patch: string) => (codex ? shellPatchCall(patch) : ourPatchCall(patch));
+
+let turnsModel: ModelServer | undefined;
+
 /**
- * A model turn that changes files with a patch: our server offers the model an `apply_patch` tool;
- * codex offers a model it does not know only its shell, and takes a patch run there as a file change.
+ * Inside a describe whose threads must outlive a listing or a restart: under codex, a scripted model
+ * for the turn startThread gives each thread. Our server needs none.
  */
-export function patchCall(patch: string, callId = 'call_patch') {
-  const toolCall = codex
-    ? {
-        name: 'exec_command',
-        arguments: JSON.stringify({ cmd: `apply_patch <<'EOF'\n${patch}\nEOF` }),
-        callId,
-      }
-    : { name: 'apply_patch', arguments: patch, callId, custom: true };
-  return { output: [{ toolCall }] };
+export function modelForThreadTurns(): void {
+  if (!codex) return;
+  before(async function () {
+    this.timeout(60_000);
+    turnsModel = await startModelServer();
+    await useScriptedModel(turnsModel.baseUrl, ['approval_policy = "never"']);
+  });
+  after(async () => {
+    rmSync(join(serverHome(), 'config.toml'), { force: true });
+    await turnsModel?.close();
+    turnsModel = undefined;
+  });
+}
+
+/**
+ * Starts a thread the server keeps: ours lists and keeps a thread from its start; codex writes a thread
+ * down (and lists it, and finds it after a restart) only once it has a turn, so under codex one short
+ * scripted turn runs first (see modelForThreadTurns).
+ */
+export async function startThread(params: ParamsOf<'thread/start'>) {
+  const { server } = await threadlineApi();
+  const { thread } = await server.request('thread/start', params);
+  if (!codex) return thread;
+  let completed = false;
+  const subscription = server.onNotification(
+    'turn/completed',
+    (p) => (completed ||= p.threadId === thread.id),
+  );
+  turnsModel!.script({ output: [{ text: 'Noted.' }] });
+  await server.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'Hello' }] });
+  await waitFor(() => completed, 20_000);
+  subscription.dispose();
+  return thread;
 }

@@ -18,6 +18,12 @@ export interface CodeServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Workspace trust on, without its prompt: every folder opens in Restricted Mode. */
   restricted?: boolean;
+  /**
+   * Settings of the machine the extension host runs on (user-data/Machine/settings.json): where
+   * machine-scoped settings such as `threadline.server.command` take effect in this remote window;
+   * in the user's settings.json they may be ignored.
+   */
+  machineSettings?: Record<string, unknown>;
 }
 
 const restrictedSettings = {
@@ -79,6 +85,10 @@ export class CodeServer {
     mkdirSync(dirs.tmp);
     const settings = { ...userSettings, ...(options.restricted ? restrictedSettings : {}) };
     writeFileSync(join(dirs.user, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+    if (options.machineSettings) {
+      mkdirSync(join(dirs.user, 'Machine'));
+      writeFileSync(join(dirs.user, 'Machine', 'settings.json'), JSON.stringify(options.machineSettings));
+    }
     // Our own config file, so code-server never writes ~/.config/code-server/config.yaml.
     writeFileSync(join(root, 'config.yaml'), 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
     const common = [

@@ -1,9 +1,10 @@
 // Mocha hooks every UI suite shares: one code-server (with the packaged .vsix installed) and one browser per
 // suite, a fresh workspace per test, and on failure a screenshot plus the logs in test-results/ui/.
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { vsixPath } from '../paths';
+import { TEST_KEY } from '../agent';
+import { codexBin, vsixPath } from '../paths';
 import { Browser } from './browser';
 import { CodeServer } from './codeServer';
 import { tempDir } from '../tempDirs';
@@ -18,6 +19,19 @@ export interface Workbench {
   readonly workspace: string;
   /** The suite's THREADLINE_HOME: the extension's server keeps its threads here, never in ~/.threadline. */
   readonly home: string;
+  /** Where the server under test reads config.toml: `home`, or codex's CODEX_HOME inside it. */
+  readonly serverHome: string;
+  readonly codex: boolean;
+}
+
+export interface WorkbenchOptions {
+  restricted?: boolean;
+  /**
+   * The extension runs `codex app-server` (the binary @openai/codex ships) through its
+   * `threadline.server.command` setting, as a user who prefers the reference server would; the key
+   * the scripted provider names (`SCRIPTED_API_KEY`) is in its environment.
+   */
+  codex?: boolean;
 }
 
 export function fileName(title: string): string {
@@ -30,7 +44,7 @@ export function fileName(title: string): string {
 /** Call inside describe(); the returned object is filled in before each test. */
 export function useWorkbench(
   files: Record<string, string> = { 'README.md': '# Demo\n' },
-  options: { restricted?: boolean } = {},
+  options: WorkbenchOptions = {},
 ): Workbench {
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
@@ -52,17 +66,33 @@ export function useWorkbench(
     get home() {
       return home;
     },
+    get serverHome() {
+      return options.codex ? join(home, 'codex-home') : home;
+    },
+    codex: options.codex ?? false,
   };
 
   before(async function () {
     this.timeout(120_000);
     if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run npm run package first`);
     home = tempDir('threadline-home-');
+    // A developer's own ~/.codex history (and, with `codex`, config) stays out of the tests.
+    const env: NodeJS.ProcessEnv = { THREADLINE_HOME: home, CODEX_HOME: join(home, 'no-codex-history') };
+    let machineSettings: Record<string, unknown> | undefined;
+    if (options.codex) {
+      env.CODEX_HOME = fixture.serverHome;
+      env.SCRIPTED_API_KEY = TEST_KEY;
+      mkdirSync(env.CODEX_HOME);
+      machineSettings = {
+        'threadline.server.command': codexBin,
+        'threadline.server.args': ['app-server'],
+      };
+    }
     server = await CodeServer.start({
       vsixFiles: [vsixPath],
-      // A developer's own ~/.codex history stays out of the tests.
-      env: { THREADLINE_HOME: home, CODEX_HOME: join(home, 'no-codex-history') },
+      env,
       restricted: options.restricted,
+      machineSettings,
     });
     browser = await Browser.launch();
   });
