@@ -55,7 +55,7 @@ export class PendingApprovals extends Disposable {
         this.ledger.settle(String(requestId), { resolvedElsewhere: true }),
       ),
       server.onNotification('turn/completed', ({ threadId, turn }) =>
-        this.ledger.settleTurn(threadId, turn.id, `the turn ended (${turn.status})`),
+        this.ledger.settleTurn(threadId, turn.id, `turn ${turn.status}`),
       ),
       // The requests of a server that stopped died with its connection.
       server.onStateChange((state) => {

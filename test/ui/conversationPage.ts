@@ -27,11 +27,20 @@ export function useScriptedModel(
   policy: { approval: string; sandbox: string },
 ): void {
   before(() => {
+    // codex refuses `approval_policy = "untrusted"` in its config.toml (0.169), though it takes the
+    // policy with each thread: there the extension's settings carry the policy, as a user would set it.
+    if (wb.codex)
+      wb.server.addUserSettings({
+        'threadline.approvalPolicy': policy.approval,
+        'threadline.sandboxMode': policy.sandbox,
+      });
+    const policyLines = wb.codex
+      ? []
+      : [`approval_policy = "${policy.approval}"`, `sandbox_mode = "${policy.sandbox}"`];
     const config = [
       'model = "test-model"',
       'model_provider = "scripted"',
-      `approval_policy = "${policy.approval}"`,
-      `sandbox_mode = "${policy.sandbox}"`,
+      ...policyLines,
       '[model_providers.scripted]',
       'name = "Scripted"',
       `base_url = "${baseUrl()}"`,

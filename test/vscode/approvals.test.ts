@@ -236,7 +236,7 @@ describe('approvals in the editor', function () {
     await waitFor(() => proposedTabs().length === 0 && outcomes.length === 1);
     subscription.dispose();
     // codex ends the turn before it withdraws the request; ours withdraws it first.
-    const outcome = codex ? { cancelled: 'the turn ended (interrupted)' } : { resolvedElsewhere: true };
+    const outcome = codex ? { cancelled: 'turn interrupted' } : { resolvedElsewhere: true };
     assert.deepEqual(outcomes, [outcome]);
     assert.deepEqual(approvals.list(run.threadId), []);
     assert.equal(readFileSync(join(dir, 'stop.txt'), 'utf8'), 'x\n');

@@ -75,6 +75,12 @@ export class CodeServer {
     return join(this.userDataDir, 'User', 'settings.json');
   }
 
+  /** Adds user settings; before a workbench page opens, its extension host starts with them. */
+  addUserSettings(values: Record<string, unknown>): void {
+    const settings = JSON.parse(readFileSync(this.settingsFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(this.settingsFile, JSON.stringify({ ...settings, ...values }, null, 2));
+  }
+
   static async start(options: CodeServerOptions = {}): Promise<CodeServer> {
     if (!existsSync(codeServerBin)) {
       throw new Error(`code-server is not installed at ${codeServerBin}: run node .ci/setup.mjs`);

@@ -55,7 +55,7 @@ describe('the prompt feed of a conversation view', () => {
     feed.show('a');
     ask(command('2', 'b'));
     ask(command('3', 'a'));
-    ledger.settle('1', { cancelled: 'the turn ended (interrupted)' });
+    ledger.settle('1', { cancelled: 'turn interrupted' });
     assert.deepEqual(
       posted.map((m) =>
         m.type === 'prompts'
@@ -68,7 +68,7 @@ describe('the prompt feed of a conversation view', () => {
       type: 'promptSettled',
       threadId: 'a',
       key: '1',
-      outcome: { cancelled: 'the turn ended (interrupted)' },
+      outcome: { cancelled: 'turn interrupted' },
     });
     feed.dispose();
     ask(command('4', 'a'));
