@@ -20,6 +20,7 @@ import { NdjsonMessageReader, NdjsonMessageWriter } from '../../server/rpc/ndjso
 import { Emitter } from '../../webview/common/emitter';
 import { toDisposable, type IDisposable } from '../../webview/common/lifecycle';
 import { retryOverloaded } from './backoff';
+import { redactText } from './redact';
 import { RestartPolicy } from './restartPolicy';
 
 export type ServerState = 'stopped' | 'starting' | 'ready' | 'restarting' | 'failed';
@@ -58,6 +59,8 @@ interface Running {
   ready: Promise<ResultOf<'initialize'>>;
   /** Fails `ready` with the reason the server went away before the handshake finished. */
   abort: (error: Error) => void;
+  /** The last line it wrote to stderr: often why it exited (a config it refuses, say). */
+  lastWords: { line?: string };
 }
 
 export class ServerClient {
@@ -178,7 +181,8 @@ export class ServerClient {
       }),
       new NdjsonMessageWriter(child.stdin, { observe: trace && ((message) => trace('send', message)) }),
     );
-    this.wire(child, connection, ids);
+    const lastWords: Running['lastWords'] = {};
+    this.wire(child, connection, ids, lastWords);
     connection.listen();
     let abort: (error: Error) => void = () => {};
     const aborted = new Promise<never>((_, reject) => (abort = reject));
@@ -192,13 +196,14 @@ export class ServerClient {
       return result;
     });
     ready.catch(() => {});
-    return { child, connection, ready, abort };
+    return { child, connection, ready, abort, lastWords };
   }
 
   private wire(
     child: ChildProcessWithoutNullStreams,
     connection: MessageConnection,
     ids: WeakMap<object, RequestId>,
+    lastWords: Running['lastWords'],
   ): void {
     const { log } = this.options;
     child.stderr.setEncoding('utf8');
@@ -206,7 +211,10 @@ export class ServerClient {
     child.stderr.on('data', (chunk: string) => {
       const lines = (partial + chunk).split('\n');
       partial = lines.pop() ?? '';
-      for (const line of lines) if (line) log.server(line);
+      for (const line of lines.filter((l) => l.trim())) {
+        log.server(line);
+        lastWords.line = line;
+      }
     });
     child.stdin.on('error', () => {});
     child.on('error', (error) => {
@@ -243,7 +251,9 @@ export class ServerClient {
     if (this.disposed || this.state === 'stopped') return;
     this.options.log.warn(`Threadline's server ${how}`);
     if (!this.policy.allow(Date.now())) {
-      this.setState('failed', `The server ${how} repeatedly; it was not restarted.`);
+      const said = running.lastWords.line;
+      const why = said ? ` Its last words: ${redactText(said.trim()).slice(0, 300)}` : '';
+      this.setState('failed', `The server ${how} repeatedly; it was not restarted.${why}`);
       return;
     }
     this.setState('restarting');

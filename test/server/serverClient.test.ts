@@ -70,13 +70,20 @@ describe('the extension client against the real server', () => {
     await c.dispose();
   });
 
-  it('stops restarting a server that keeps crashing, and says so', async () => {
-    const { c, states, lines } = client(tempDir(), process.execPath, ['-e', 'process.exit(3)']);
+  it('stops restarting a server that keeps crashing, and says so with its last words', async () => {
+    const refusal =
+      'console.error("Error: key sk-abcdefghijkl refused; remove this setting"); process.exit(3)';
+    const { c, states, lines } = client(tempDir(), process.execPath, ['-e', refusal]);
     await assert.rejects(c.request('thread/list', {}), /exited with code 3/);
     await until(() => c.state === 'failed');
     assert.ok(states.includes('restarting'));
     const exits = lines.filter((l) => /^Threadline's server exited with code 3$/.test(l));
     assert.equal(exits.length, 5, 'the first start and four restarts');
+    assert.equal(
+      c.failure,
+      'The server exited with code 3 repeatedly; it was not restarted. ' +
+        'Its last words: Error: key [redacted] refused; remove this setting',
+    );
     await c.dispose();
   });
 
