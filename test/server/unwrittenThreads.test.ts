@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { ServerClient } from '../../extension/client/serverClient';
 import { UnwrittenThreads } from '../../extension/client/unwrittenThreads';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv } from '../support/agent';
+import { agentEnv, scriptedConfig } from '../support/agent';
 import { codexBin } from '../support/paths';
 import { tempDir } from '../support/serverProcess';
 import { until } from '../support/until';
@@ -21,21 +21,11 @@ describe('opening a thread codex has not written down yet', function () {
 
   beforeEach(() => {
     const home = tempDir('threadline-codex-home-');
-    writeFileSync(
-      join(home, 'config.toml'),
-      [
-        'model = "test-model"',
-        'model_provider = "scripted"',
-        'approval_policy = "never"',
-        '[model_providers.scripted]',
-        'name = "Scripted"',
-        `base_url = "${model.baseUrl}"`,
-        'wire_api = "responses"',
-        'env_key = "SCRIPTED_API_KEY"',
-        'request_max_retries = 0',
-        '',
-      ].join('\n'),
-    );
+    const config = scriptedConfig(model.baseUrl, {
+      extraTopLevel: 'approval_policy = "never"',
+      requestMaxRetries: 0,
+    });
+    writeFileSync(join(home, 'config.toml'), config);
     client = new ServerClient({
       launch: () => ({
         command: codexBin,

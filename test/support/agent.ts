@@ -17,27 +17,44 @@ export interface ProviderOptions {
   extraTopLevel?: string;
 }
 
+/**
+ * config.toml text (ours or codex's) that sends every turn to the scripted model server, its key in
+ * SCRIPTED_API_KEY (agentEnv); retry settings only where given.
+ */
+export function scriptedConfig(
+  baseUrl: string,
+  options: ProviderOptions & { wire?: WireFormat } = {},
+): string {
+  const optional = (key: string, value: number | undefined) =>
+    value === undefined ? [] : [`${key} = ${value}`];
+  return [
+    'model = "test-model"',
+    'model_provider = "scripted"',
+    options.extraTopLevel ?? '',
+    '',
+    '[model_providers.scripted]',
+    'name = "Scripted"',
+    `base_url = "${baseUrl}"`,
+    `wire_api = "${options.wire ?? 'responses'}"`,
+    'env_key = "SCRIPTED_API_KEY"',
+    ...optional('request_max_retries', options.requestMaxRetries),
+    ...optional('stream_max_retries', options.streamMaxRetries),
+    ...optional('stream_idle_timeout_ms', options.streamIdleTimeoutMs),
+    '',
+  ].join('\n');
+}
+
 /** A fresh home whose config.toml uses the scripted server in one wire format. */
 export function agentHome(wire: WireFormat, baseUrl: string, options: ProviderOptions = {}): string {
   const home = tempDir('threadline-agent-');
-  writeFileSync(
-    join(home, 'config.toml'),
-    [
-      'model = "test-model"',
-      'model_provider = "scripted"',
-      options.extraTopLevel ?? '',
-      '',
-      '[model_providers.scripted]',
-      'name = "Scripted"',
-      `base_url = "${baseUrl}"`,
-      `wire_api = "${wire}"`,
-      'env_key = "SCRIPTED_API_KEY"',
-      `request_max_retries = ${options.requestMaxRetries ?? 1}`,
-      `stream_max_retries = ${options.streamMaxRetries ?? 1}`,
-      `stream_idle_timeout_ms = ${options.streamIdleTimeoutMs ?? 2000}`,
-      '',
-    ].join('\n'),
-  );
+  const config = scriptedConfig(baseUrl, {
+    wire,
+    extraTopLevel: options.extraTopLevel,
+    requestMaxRetries: options.requestMaxRetries ?? 1,
+    streamMaxRetries: options.streamMaxRetries ?? 1,
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? 2000,
+  });
+  writeFileSync(join(home, 'config.toml'), config);
   return home;
 }
 

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
+import { scriptedConfig } from '../support/agent';
 import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
@@ -29,14 +30,7 @@ describe('the first run (installed .vsix)', function () {
   before(() => {
     // A provider that needs a key, and none anywhere: the state every new user starts in.
     const config = [
-      'model = "test-model"',
-      'model_provider = "scripted"',
-      '[model_providers.scripted]',
-      'name = "Scripted"',
-      `base_url = "${model.baseUrl}"`,
-      'wire_api = "responses"',
-      'env_key = "SCRIPTED_API_KEY"',
-      'request_max_retries = 0',
+      scriptedConfig(model.baseUrl, { requestMaxRetries: 0 }),
       '[model_providers.nearby]',
       'name = "Nearby Models"',
       `base_url = "${local.baseUrl}"`,

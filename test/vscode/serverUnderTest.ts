@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ParamsOf } from '../../server/protocol/methods';
 import { startModelServer, type ModelServer } from '../fixtures/modelServer/server';
-import { agentEnv } from '../support/agent';
+import { agentEnv, scriptedConfig } from '../support/agent';
 import { patchCall as ourPatchCall, shellPatchCall } from '../support/patches';
 import { threadlineApi } from './extensionApi';
 import { waitFor } from './treeHelpers';
@@ -38,22 +38,8 @@ if (codex) {
  * environment its child inherits) and restarts it so it reads both.
  */
 export async function useScriptedModel(baseUrl: string, topLevel: string[] = []): Promise<void> {
-  writeFileSync(
-    join(serverHome(), 'config.toml'),
-    [
-      'model = "test-model"',
-      'model_provider = "scripted"',
-      ...topLevel,
-      '',
-      '[model_providers.scripted]',
-      'name = "Scripted"',
-      `base_url = "${baseUrl}"`,
-      'wire_api = "responses"',
-      'env_key = "SCRIPTED_API_KEY"',
-      'request_max_retries = 0',
-      '',
-    ].join('\n'),
-  );
+  const config = scriptedConfig(baseUrl, { extraTopLevel: topLevel.join('\n'), requestMaxRetries: 0 });
+  writeFileSync(join(serverHome(), 'config.toml'), config);
   Object.assign(process.env, agentEnv);
   const { server } = await threadlineApi();
   await server.restart();
