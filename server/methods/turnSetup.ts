@@ -2,6 +2,7 @@
 // system prompt, the model's history (with a note when the previous turn did not finish), the
 // tools, and the compaction limits.
 import type { ActiveTurn } from '../agent/activeTurn';
+import { agentsMdSection } from '../agent/agentsMd';
 import { collaborationInstructions, previousTurnCutOff, systemPrompt } from '../agent/instructions';
 import type { AgentTool } from '../agent/tool';
 import type { TurnSpec } from '../agent/turnLoop';
@@ -59,6 +60,7 @@ export async function prepareTurn(
       baseInstructions: settings.baseInstructions,
       personality: settings.personality,
     }),
+    await agentsMdSection(services.home, settings.cwd),
     settings.developerInstructions,
     collaborationInstructions(settings.collaborationMode),
     skillsSection(skills),
