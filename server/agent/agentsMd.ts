@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /** Codex's default `project_doc_max_bytes`: the project's files together, the rest cut off. */
-export const AGENTS_MD_MAX_BYTES = 32 * 1024;
+const AGENTS_MD_MAX_BYTES = 32 * 1024;
 const NAMES = ['AGENTS.override.md', 'AGENTS.md'];
 
 interface AgentsFile {

@@ -40,6 +40,7 @@ import {
   rolloutsIn,
   type RolloutSummarizer,
   type Scanned,
+  worthReading,
 } from './rolloutScan';
 import type { ThreadSummary } from './summary';
 import { SummaryTable, type TableSnapshot } from './summaryTable';
@@ -310,16 +311,7 @@ export class ThreadIndex {
    * marked as seen (the next open looks again).
    */
   private async index(paths: string[]): Promise<boolean> {
-    // Only files that could not be read before are looked at first: one stat each of 10,000 new files
-    // was a fifth of a rebuild.
-    const known = paths.filter((path) => this.unreadable[path] !== undefined);
-    const stamps = new Map(
-      await Promise.all(known.map(async (path) => [path, await fileStamp(this.home, path)] as const)),
-    );
-    const fresh = paths.filter((path) => {
-      const stamp = stamps.get(path);
-      return stamp === undefined || this.unreadable[path] !== stamp;
-    });
+    const fresh = await worthReading(this.home, paths, this.unreadable);
     const scanned: Scanned[] = [];
     const failed = await this.summarizer.many(this.home, fresh, this.log, (one) => scanned.push(one));
     for (const { summary, bytes } of scanned) {

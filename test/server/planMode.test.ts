@@ -3,7 +3,15 @@
 import { strict as assert } from 'node:assert';
 import type { AgentMessageItem } from '../../server/protocol/items';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, completedItems, startThread, startTurn, turnCompleted } from '../support/agent';
+import {
+  agentEnv,
+  agentHome,
+  completedItems,
+  instructionsOf,
+  startThread,
+  startTurn,
+  turnCompleted,
+} from '../support/agent';
 import { ServerProcess } from '../support/serverProcess';
 
 const PLAN_MODE = { mode: 'plan', settings: { model: 'test-model', developer_instructions: null } };
@@ -15,7 +23,6 @@ const streamed = (server: ServerProcess, method: string, itemId: string) =>
     .filter((p) => p.itemId === itemId)
     .map((p) => p.delta)
     .join('');
-const instructionsOf = (request: { body: { instructions?: string } }) => request.body.instructions ?? '';
 
 describe('plan mode and personality', function () {
   const model = useModelServer();

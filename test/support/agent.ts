@@ -60,6 +60,10 @@ export function agentHome(wire: WireFormat, baseUrl: string, options: ProviderOp
 
 export const agentEnv = { SCRIPTED_API_KEY: TEST_KEY };
 
+/** The system prompt a request to the scripted model carried. */
+export const instructionsOf = (request: { body: { instructions?: string } }) =>
+  request.body.instructions ?? '';
+
 export const text = (value: string) => ({ type: 'text', text: value });
 
 export async function startThread(server: MessageLog, cwd?: string): Promise<string> {
