@@ -34,6 +34,18 @@ const sharedWall = {
   ],
 };
 
+// git the server or the extension runs itself goes through server/git/hostGit.ts, which keeps a
+// repository's config from naming programs for it to run. A call of a child_process function with a
+// literal git is the shape that slips past it.
+const processCalls = '/^(exec|execSync|execFile|execFileSync|spawn|spawnSync)$/';
+const gitMessage = 'Run git through server/git/hostGit.ts: a repository names programs in its config.';
+const processCall = `CallExpression:matches([callee.name=${processCalls}], [callee.property.name=${processCalls}])`;
+const literalGit = '/^git(\\.exe)?(\\s|$)/i';
+const hostGitOnly = [
+  { selector: `${processCall}[arguments.0.value=${literalGit}]`, message: gitMessage },
+  { selector: `${processCall}[arguments.0.quasis.0.value.cooked=${literalGit}]`, message: gitMessage },
+];
+
 // The extension's cores that run (and are tested) in plain Node, without an editor.
 const nodeOnlyExtensionModules = [
   'extension/client/**/*.ts',
@@ -82,6 +94,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', tempFolders] },
   },
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', serverWall] } },
+  {
+    files: ['server/**/*.ts', 'extension/**/*.ts'],
+    ignores: ['server/git/hostGit.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...hostGitOnly] },
+  },
   {
     files: ['webview/common/**/*.ts', 'webview/messages.ts'],
     rules: { 'no-restricted-imports': ['error', sharedWall] },

@@ -1,7 +1,7 @@
 // What a review looks at, gathered before the review turn starts: the diff of the target (the
 // working tree, a branch, a commit) read with git, or the user's own instructions. The diff goes
 // to the reviewer in the request itself, so a review needs no tools.
-import { execFile } from 'node:child_process';
+import { openHostGit, type HostGit } from '../git/hostGit';
 import type { ReviewTarget } from '../protocol/reviewMethods';
 
 export interface ReviewRequest {
@@ -31,27 +31,29 @@ export async function reviewRequest(target: ReviewTarget, cwd: string): Promise<
   if (target.type === 'custom') {
     return { label: target.instructions, userText: target.instructions, prompt: target.instructions };
   }
-  const root = await git(cwd, ['rev-parse', '--show-toplevel']).catch(() => {
-    throw new ReviewTargetError(`${cwd} is not inside a git repository`);
-  });
-  const repo = root.trim();
+  const root = await openHostGit(cwd)
+    .then((git) => git(['rev-parse', '--show-toplevel']))
+    .catch(() => {
+      throw new ReviewTargetError(`${cwd} is not inside a git repository`);
+    });
+  const git = await openHostGit(root.trim());
   switch (target.type) {
     case 'uncommittedChanges':
       return describe(
         'current changes',
         'Review the current changes (staged, unstaged and untracked files)',
-        await uncommittedDiff(repo),
+        await uncommittedDiff(git),
       );
     case 'baseBranch': {
-      const base = await mergeBase(repo, target.branch);
+      const base = await mergeBase(git, target.branch);
       return describe(
         `changes against '${target.branch}'`,
         `Review the changes against the base branch '${target.branch}'`,
-        await git(repo, ['diff', '--no-color', base]),
+        await git(['diff', '--no-color', base]),
       );
     }
     case 'commit': {
-      const show = await git(repo, ['show', '--no-color', target.sha, '--']).catch(() => {
+      const show = await git(['show', '--no-color', '--end-of-options', target.sha, '--']).catch(() => {
         throw new ReviewTargetError(`unknown commit ${target.sha}`);
       });
       const name = `commit ${target.sha.slice(0, 7)}${target.title ? `: ${target.title}` : ''}`;
@@ -73,19 +75,19 @@ function capped(diff: string): string {
 }
 
 /** Tracked changes against HEAD (or the empty tree before the first commit), then untracked files. */
-async function uncommittedDiff(repo: string): Promise<string> {
-  const base = await git(repo, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(
+async function uncommittedDiff(git: HostGit): Promise<string> {
+  const base = await git(['rev-parse', '--verify', '--quiet', 'HEAD']).then(
     () => 'HEAD',
     () => EMPTY_TREE,
   );
-  const tracked = await git(repo, ['diff', '--no-color', base]);
-  const untracked = (await git(repo, ['ls-files', '--others', '--exclude-standard', '-z']))
+  const tracked = await git(['diff', '--no-color', base]);
+  const untracked = (await git(['ls-files', '--others', '--exclude-standard', '-z']))
     .split('\0')
     .filter(Boolean);
   const added: string[] = [];
   for (const file of untracked.slice(0, MAX_UNTRACKED)) {
     // `git diff --no-index` exits 1 when the files differ, which they always do here.
-    added.push(await git(repo, ['diff', '--no-color', '--no-index', '--', '/dev/null', file], [0, 1]));
+    added.push(await git(['diff', '--no-color', '--no-index', '--', '/dev/null', file], [0, 1]));
   }
   const more =
     untracked.length > MAX_UNTRACKED
@@ -95,25 +97,10 @@ async function uncommittedDiff(repo: string): Promise<string> {
 }
 
 /** Where the branch left off: from its upstream when it has one, as the reference does. */
-async function mergeBase(repo: string, branch: string): Promise<string> {
+async function mergeBase(git: HostGit, branch: string): Promise<string> {
   for (const ref of [`${branch}@{upstream}`, branch]) {
-    const base = await git(repo, ['merge-base', 'HEAD', ref]).catch(() => null);
+    const base = await git(['merge-base', '--end-of-options', 'HEAD', ref]).catch(() => null);
     if (base) return base.trim();
   }
   throw new ReviewTargetError(`no common ancestor of HEAD and branch '${branch}' (is the branch known?)`);
-}
-
-function git(cwd: string, args: string[], okCodes = [0]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['-c', 'core.quotepath=off', ...args],
-      { cwd, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
-      (error, stdout) => {
-        const code = error ? (error as { code?: unknown }).code : 0;
-        if (!error || (typeof code === 'number' && okCodes.includes(code))) resolve(stdout);
-        else reject(error);
-      },
-    );
-  });
 }

@@ -1,0 +1,159 @@
+// The one way the server runs git itself, on the host, outside any sandbox. A repository is attacker
+// input: its .git/config (and every file an include.path there pulls in), .git/info/attributes,
+// .gitattributes and .git/hooks can each name a program that git would run with the server's full
+// environment. So git runs here only for the read-only subcommands below, with everything that could run
+// a program switched off from the command scope, which outranks every config file:
+// - core.fsmonitor=false: the fsmonitor hook runs whenever git reads the index of a working tree;
+// - core.hooksPath=<the null device>: a hook (post-index-change, …) cannot exist below a device;
+// - --no-ext-diff and --no-textconv on every diff-like subcommand: diff.external and diff.<driver>.command
+//   are external diff programs, diff.<driver>.textconv a converter. (diff.external is not blanked in
+//   config: git then tries to run an empty program and fails the diff);
+// - filter.<driver>.clean/smudge/process blanked and .required=false for every driver the config defines:
+//   git runs the clean filter on any working-tree file it has to re-read, for the driver a .gitattributes
+//   line names. Attribute files cannot be overridden, but a driver does nothing without its definition,
+//   and the definitions are listed first. A sandboxed command cannot add one in between: .git is protected;
+// - --ignore-submodules=dirty: telling whether a submodule is dirty runs `git status` in it, under a
+//   config nobody listed;
+// - log.showSignature=false: a signature check runs gpg.program;
+// - protocol.allow=never: a partial clone fetches missing objects on demand, through core.sshCommand,
+//   remote helpers, credential helpers; no transport, no fetch;
+// - every GIT_* variable of the server's environment dropped (GIT_DIR, GIT_EXTERNAL_DIFF, GIT_CONFIG_*…
+//   all redirect or extend the above), GIT_CONFIG_NOSYSTEM=1 (the machine's config is nobody's review),
+//   GIT_OPTIONAL_LOCKS=0 (reading must not write a refreshed index, which would also run
+//   post-index-change), GIT_TERMINAL_PROMPT=0, GIT_NO_LAZY_FETCH=1 (git 2.44+; protocol.allow covers older).
+// The user's global config stays: it is the user's own, and its programs are switched off the same way.
+// git itself is found on the PATH's absolute folders only: on Windows a bare name is looked up in the
+// current folder first, and a repository may hold a git.exe.
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { devNull } from 'node:os';
+import { delimiter, isAbsolute, join } from 'node:path';
+
+/** Runs one git subcommand in the repository; resolves with stdout when git exits with an ok code. */
+export type HostGit = (args: string[], okCodes?: number[]) => Promise<string>;
+
+/** git failed, could not start, or took too long. */
+export class HostGitError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+  ) {
+    super(message);
+  }
+}
+
+// Only subcommands that read, each known not to run anything once the config below is set.
+const DIFF_LIKE = new Set(['diff', 'show']);
+const READ_ONLY = new Set([...DIFF_LIKE, 'rev-parse', 'ls-files', 'merge-base']);
+const DIFF_GUARDS = ['--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty'];
+
+const FIXED_CONFIG: [string, string][] = [
+  ['core.fsmonitor', 'false'],
+  ['core.hooksPath', devNull],
+  ['log.showSignature', 'false'],
+  ['protocol.allow', 'never'],
+  ['core.quotepath', 'off'],
+];
+const DRIVER_KEY = /^filter\.(.+)\.(?:clean|smudge|process|required)$/s;
+// Thousands of drivers would only be there to blow the environment's size limit.
+const MAX_DRIVERS = 500;
+const TIMEOUT_MS = 120_000;
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/** A runner for the repository (or folder) at cwd, with every filter driver its config defines off. */
+export async function openHostGit(cwd: string): Promise<HostGit> {
+  const listed = await spawnGit(cwd, ['config', '--list', '-z', '--name-only'], FIXED_CONFIG, [0, 1]);
+  const drivers = new Set<string>();
+  for (const key of listed.split('\0')) {
+    const driver = DRIVER_KEY.exec(key)?.[1];
+    if (driver !== undefined) drivers.add(driver);
+  }
+  if (drivers.size > MAX_DRIVERS) {
+    throw new HostGitError(`the repository's config defines ${drivers.size} filter drivers`, null);
+  }
+  const config = [...FIXED_CONFIG];
+  for (const driver of drivers) {
+    for (const key of ['clean', 'smudge', 'process']) config.push([`filter.${driver}.${key}`, '']);
+    config.push([`filter.${driver}.required`, 'false']);
+  }
+  return (args, okCodes = [0]) => run(cwd, args, config, okCodes);
+}
+
+function run(cwd: string, args: string[], config: [string, string][], okCodes: number[]): Promise<string> {
+  const [subcommand, ...rest] = args;
+  if (subcommand === undefined || !READ_ONLY.has(subcommand)) {
+    return Promise.reject(new HostGitError(`git ${subcommand ?? ''} is not run on the host`, null));
+  }
+  const guards = DIFF_LIKE.has(subcommand) ? DIFF_GUARDS : [];
+  return spawnGit(cwd, [subcommand, ...guards, ...rest], config, okCodes);
+}
+
+function spawnGit(
+  cwd: string,
+  args: string[],
+  config: [string, string][],
+  okCodes: number[],
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(gitExecutable(), ['--no-pager', ...args], {
+      cwd,
+      env: gitEnvironment(config),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: TIMEOUT_MS,
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > MAX_OUTPUT_BYTES) child.kill();
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (err.length < 4096) err += chunk.toString('utf8');
+    });
+    child.on('error', (error) => reject(new HostGitError(`git could not run: ${error.message}`, null)));
+    child.on('close', (code, signal) => {
+      if (code !== null && okCodes.includes(code) && outBytes <= MAX_OUTPUT_BYTES) {
+        resolve(Buffer.concat(out).toString('utf8'));
+        return;
+      }
+      const why = signal ? `was stopped (${signal})` : `exited with ${code}`;
+      reject(new HostGitError(`git ${args[0]} ${why}: ${err.trim()}`, code));
+    });
+  });
+}
+
+function gitEnvironment(config: [string, string][]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.toUpperCase().startsWith('GIT_')) env[name] = value;
+  }
+  // GIT_CONFIG_KEY_n/VALUE_n carry each key and value apart, so a driver name holding '=' or spaces
+  // cannot be misread the way `-c name=value` would split it.
+  config.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  env.GIT_CONFIG_COUNT = String(config.length);
+  env.GIT_CONFIG_NOSYSTEM = '1';
+  env.GIT_OPTIONAL_LOCKS = '0';
+  env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_NO_LAZY_FETCH = '1';
+  return env;
+}
+
+let found: string | undefined;
+
+function gitExecutable(): string {
+  if (found) return found;
+  const name = process.platform === 'win32' ? 'git.exe' : 'git';
+  const pathVariable = Object.keys(process.env).find((key) => key.toUpperCase() === 'PATH');
+  for (const folder of (pathVariable ? process.env[pathVariable]! : '').split(delimiter)) {
+    if (!isAbsolute(folder)) continue;
+    const candidate = join(folder, name);
+    if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) return (found = candidate);
+  }
+  throw new HostGitError('git was not found on the PATH', null);
+}
