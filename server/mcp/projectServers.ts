@@ -1,8 +1,9 @@
 // MCP servers a project defines in its own `.threadline/config.toml` or `.codex/config.toml` (the
 // thread's folder and those above it up to the repository root; Codex reads the latter). A project's files are as trustworthy as
 // whoever wrote them (a cloned repository, the agent itself), so such a server starts only once the
-// user trusted that exact definition: a changed command, URL or environment asks again. Trust is
-// kept in $THREADLINE_HOME/trusted-mcp-servers.json, which the agent's commands cannot see.
+// user trusted that exact definition: a changed command, URL or environment, or a changed file it
+// names (namedCode.ts), asks again. Trust is kept in $THREADLINE_HOME/trusted-mcp-servers.json, which
+// the agent's commands cannot see.
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

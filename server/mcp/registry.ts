@@ -7,14 +7,18 @@ import type { McpServerConfig } from '../config/mcpServers';
 import type { Logger } from '../log';
 import type { McpAuthStatus } from '../protocol/mcp';
 import { McpConnection } from './connection';
+import { namedCode, type NamedCode } from './namedCode';
 import type { McpAuth } from './oauth';
 import { projectServers, type McpTrust, type ProjectServer } from './projectServers';
 
 export class McpRegistry {
   private connections: Map<string, McpConnection> | null = null;
   private loading: Promise<Map<string, McpConnection>> | null = null;
-  /** Servers of projects' and plugins' files, by fingerprint (the exact definition the user trusted). */
-  private readonly project = new Map<string, McpConnection>();
+  /**
+   * Servers of projects' and plugins' files, by the fingerprint of their definition, each with the
+   * fingerprint of the code it was started on (see namedCode.ts).
+   */
+  private readonly project = new Map<string, { connection: McpConnection; code: string }>();
   /** Such servers the user declined to trust; asked again after a reload or a restart. */
   private readonly declined = new Set<string>();
 
@@ -48,7 +52,7 @@ export class McpRegistry {
    */
   async forProject(
     cwd: string,
-    approve: ((server: ProjectServer) => Promise<boolean>) | null,
+    approve: ((server: ProjectServer, code: NamedCode) => Promise<boolean>) | null,
   ): Promise<McpConnection[]> {
     return this.forDefined(await projectServers(cwd, this.log), approve);
   }
@@ -56,7 +60,7 @@ export class McpRegistry {
   /** The same for servers defined elsewhere than the user's config (projects, plugins). */
   async forDefined(
     servers: ProjectServer[],
-    approve: ((server: ProjectServer) => Promise<boolean>) | null,
+    approve: ((server: ProjectServer, code: NamedCode) => Promise<boolean>) | null,
   ): Promise<McpConnection[]> {
     const taken = new Set((await this.list()).map((c) => c.config.name));
     const chosen: McpConnection[] = [];
@@ -68,18 +72,25 @@ export class McpRegistry {
       }
       taken.add(name);
       if (!server.config.enabled) continue;
-      let trusted = await this.trust.trusted(server.fingerprint);
-      if (!trusted && approve && !this.declined.has(server.fingerprint)) {
-        trusted = await approve(server);
-        if (trusted) await this.trust.trust(server.fingerprint);
-        else this.declined.add(server.fingerprint);
+      const code = await namedCode(server);
+      let trusted = await this.trust.trusted(code.fingerprint);
+      if (!trusted && approve && !this.declined.has(code.fingerprint)) {
+        trusted = await approve(server, code);
+        if (trusted) await this.trust.trust(code.fingerprint);
+        else this.declined.add(code.fingerprint);
         this.log.info(`mcp ${name} of ${server.file}: ${trusted ? 'trusted' : 'not trusted'} by the user`);
       }
+      const running = this.project.get(server.fingerprint);
+      // Started on other code than is trusted now: it would run the new code on its next restart.
+      if (running && (!trusted || running.code !== code.fingerprint)) {
+        this.project.delete(server.fingerprint);
+        await running.connection.close();
+      }
       if (!trusted) continue;
-      let connection = this.project.get(server.fingerprint);
+      let connection = this.project.get(server.fingerprint)?.connection;
       if (!connection) {
         connection = new McpConnection(server.config, this.log, this.auth);
-        this.project.set(server.fingerprint, connection);
+        this.project.set(server.fingerprint, { connection, code: code.fingerprint });
       }
       chosen.push(connection);
     }
@@ -116,9 +127,9 @@ export class McpRegistry {
   /** Stops the servers of these definitions (an uninstalled plugin's); they never start again. */
   async forget(servers: ProjectServer[]): Promise<void> {
     const gone = servers.flatMap((server) => {
-      const connection = this.project.get(server.fingerprint);
+      const running = this.project.get(server.fingerprint);
       this.project.delete(server.fingerprint);
-      return connection ? [connection] : [];
+      return running ? [running.connection] : [];
     });
     await Promise.all(gone.map((connection) => connection.close()));
   }
@@ -137,7 +148,7 @@ export class McpRegistry {
     const connections = this.connections;
     this.connections = null;
     this.loading = null;
-    const all = [...(connections?.values() ?? []), ...this.project.values()];
+    const all = [...(connections?.values() ?? []), ...[...this.project.values()].map((p) => p.connection)];
     this.project.clear();
     await Promise.all(all.map((c) => c.close()));
   }

@@ -3,12 +3,14 @@
 import type { ApprovalGate } from '../agent/approvalGate';
 import { describeTransport } from '../config/mcpServers';
 import { DISTRUST_ANSWER, PROJECT_SERVER_TRUST_QUESTION, TRUST_ANSWER } from '../protocol/mcpTrust';
+import type { NamedCode } from './namedCode';
 import type { ProjectServer } from './projectServers';
 
 export async function askToTrust(
   gate: ApprovalGate,
   turn: { threadId: string; turnId: string },
   server: ProjectServer,
+  code: NamedCode,
 ): Promise<boolean> {
   const { name, transport } = server.config;
   const what =
@@ -24,11 +26,14 @@ export async function askToTrust(
         {
           id: PROJECT_SERVER_TRUST_QUESTION,
           header: 'MCP server',
-          question: `${server.file} defines the MCP server "${name}", which ${what}. Start it and offer its tools to the agent? Trust it only if you know what it does.`,
+          question: `${server.file} defines the MCP server "${name}", which ${what}.${coverage(code)} Start it and offer its tools to the agent? Trust it only if you know what it does.`,
           isOther: false,
           isSecret: false,
           options: [
-            { label: TRUST_ANSWER, description: 'Remember this exact definition; a change asks again.' },
+            {
+              label: TRUST_ANSWER,
+              description: 'Remember this exact definition and the files it names; a change asks again.',
+            },
             { label: DISTRUST_ANSWER, description: 'Do not start it; asked again after a reload.' },
           ],
         },
@@ -44,4 +49,15 @@ export async function askToTrust(
       ? answers[PROJECT_SERVER_TRUST_QUESTION]?.answers
       : null;
   return Array.isArray(chosen) && chosen[0] === TRUST_ANSWER;
+}
+
+/** What the trust will and will not cover beyond the definition's words. */
+function coverage({ files, unpinned }: NamedCode): string {
+  const covered = files.length
+    ? ` Trust covers the content of ${files.map((f) => `\`${f}\``).join(', ')} as it is now (not what they load); a change asks again.`
+    : '';
+  const loose = unpinned.length
+    ? ` Unpinned: ${unpinned.map((u) => `\`${u}\``).join(', ')} runs whatever version the registry serves when it starts, which trust does not cover; pin an exact version to fix what runs.`
+    : '';
+  return covered + loose;
 }

@@ -22,8 +22,8 @@ export async function mcpToolsForTurn(
   const approve =
     settings.approvalPolicy === 'never'
       ? null
-      : (server: Parameters<typeof askToTrust>[2]) =>
-          askToTrust(gate, { threadId: active.threadId, turnId: active.turnId }, server);
+      : (server: Parameters<typeof askToTrust>[2], code: Parameters<typeof askToTrust>[3]) =>
+          askToTrust(gate, { threadId: active.threadId, turnId: active.turnId }, server, code);
   const connections = [
     ...(await services.mcp.started()),
     ...(await services.mcp.forProject(settings.cwd, approve)),
