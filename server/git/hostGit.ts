@@ -11,7 +11,9 @@
 // - filter.<driver>.clean/smudge/process blanked and .required=false for every driver the config defines:
 //   git runs the clean filter on any working-tree file it has to re-read, for the driver a .gitattributes
 //   line names. Attribute files cannot be overridden, but a driver does nothing without its definition,
-//   and the definitions are listed first. A sandboxed command cannot add one in between: .git is protected;
+//   and the definitions are listed first. A sandboxed command cannot add one in between, .git being
+//   protected, unless the config already includes a file of the work tree (a hostile config to begin
+//   with) and a command rewrites it at that very moment;
 // - --ignore-submodules=dirty: telling whether a submodule is dirty runs `git status` in it, under a
 //   config nobody listed;
 // - log.showSignature=false: a signature check runs gpg.program;
