@@ -54,7 +54,7 @@ const SECRET_NAME =
 const ASSIGNMENT = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+)(?:\\?["'])?[ \t]*(?:=>|[:=])[ \t]*(\\?["']?)/g;
 
 const HEADER =
-  /((?:proxy-)?authorization(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?:(?:Bearer|Basic|Token|Digest|Bot|Negotiate|NTLM|ApiKey)[ \t]+)?)/gi;
+  /((?:proxy-)?authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(\\?["']?)(?:(?:Bearer|Basic|Token|Digest|Bot|Negotiate|NTLM|ApiKey)[ \t]+)?/gi;
 const BEARER = /(\bBearer[ \t]+)([A-Za-z0-9._~+/=-]{8,})/g;
 const BASIC = /(\bBasic[ \t]+)([A-Za-z0-9+/]{8,}={0,2})/g;
 // `scheme://user:password@host`: the password goes, the user and host stay for context.
@@ -74,8 +74,8 @@ export function scrubShapes(text: string): string {
 }
 
 /**
- * After each match of `opener` (which ends where the value starts) whose first group `named`
- * accepts, the value: up to the quote that opened it, or an unquoted run up to a blank, quote,
+ * After each match of `opener` (which ends where the value starts; its second group the opening
+ * quote, if any) whose first group `named` accepts, the value: up to the quote that opened it, or an unquoted run up to a blank, quote,
  * backslash, comma or semicolon.
  */
 function replaceValues(text: string, opener: RegExp, named: (name: string) => boolean): string {
@@ -88,9 +88,11 @@ function replaceValues(text: string, opener: RegExp, named: (name: string) => bo
       opener.lastIndex = start;
       continue;
     }
-    const quote = match[0].match(/\\?["']$/)?.[0];
-    const end = quote ? closingQuote(text, start, quote) : unquotedEnd(text, start);
-    if (quote ? end > start : isUnquotedValue(text.slice(start, end))) {
+    // A quote not closed on its line is read as no quote: the value then stops at any quote or
+    // backslash, and never runs on over the end of a JSON string.
+    const closed = match[2] ? closingQuote(text, start, match[2]) : -1;
+    const end = closed === -1 ? unquotedEnd(text, start) : closed;
+    if (closed === -1 ? isUnquotedValue(text.slice(start, end)) : end > start) {
       out += text.slice(at, start) + REDACTED;
       at = end;
     }
@@ -108,20 +110,25 @@ function isUnquotedValue(value: string): boolean {
   return value.length >= 3 && /^[A-Za-z0-9_+.~-]/.test(value) && !NOT_A_VALUE.test(value);
 }
 
+const MAX_QUOTED = 1024;
+
+/** Where the quoted value ends, or -1 when the quote is not closed on its line (or soon). */
 function closingQuote(text: string, from: number, quote: string): number {
-  for (let i = from; i < text.length; i++) {
+  for (let i = from; i < Math.min(text.length, from + MAX_QUOTED); i++) {
     if (text.startsWith(quote, i)) return i;
-    if (text[i] === '\n') return i;
+    if (text[i] === '\n') return -1;
     // Inside a plain quote, an escaped character is part of the value; inside an escaped one (JSON
     // within JSON), a backslash starts the next escape.
     if (text[i] === '\\' && quote.length === 1) i++;
   }
-  return text.length;
+  return -1;
 }
 
+const VALUE_END = /[\s"'\\,;]/g;
+
 function unquotedEnd(text: string, from: number): number {
-  const rest = text.slice(from).search(/[\s"'\\,;]/);
-  return rest === -1 ? text.length : from + rest;
+  VALUE_END.lastIndex = from;
+  return VALUE_END.exec(text)?.index ?? text.length;
 }
 
 /** Whether base64 text decodes to `user:password` (a Basic credential) of printable characters. */

@@ -51,6 +51,7 @@ const SHAPES: [string, string, string][] = [
   ['a TOML token', 'api_token = "tomlsecret99"', 'tomlsecret99'],
   ['a YAML password', 'db:\n  password: yamlsecret77\n', 'yamlsecret77'],
   ['a JSON secret', '{"client_secret": "jsonsecret55", "x": 1}', 'jsonsecret55'],
+  ['a value whose quote is never closed', "echo password='opensecret1 and more", 'opensecret1'],
   ['an API key header', 'X-Api-Key: headerkey4242', 'headerkey4242'],
   ['a Basic header', 'Authorization: Basic dXNlcjpodW50ZXIyaHVudGVy', 'dXNlcjpodW50ZXIyaHVudGVy'],
   ['a Basic credential alone', 'curl -H "Basic dXNlcjpodW50ZXIyaHVudGVy"', 'dXNlcjpodW50ZXIyaHVudGVy'],
