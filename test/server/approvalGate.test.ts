@@ -1,5 +1,5 @@
-// Issue 16's attacks through the real server, the scripted model and real bubblewrap: under
-// `untrusted` every hostile line asks (the test declines, then checks the disk), plain read-only
+// Issue 16's attacks (and issue 29's `printf -v`) through the real server, the scripted model and
+// real bubblewrap: under `untrusted` every hostile line asks (the test declines, then checks the disk), plain read-only
 // commands still run without asking, a session yes on a pipeline allows that line only, the user's
 // rules refuse or ask, and a patch to the editor's settings always asks.
 import { strict as assert } from 'node:assert';
@@ -29,6 +29,11 @@ const HOSTILE = [
   'git grep -O"touch pwned-pager-short;" -e demo',
   './cat README.md',
   'node_modules/.bin/ls',
+  // Issue 29: a builtin that assigns before the next command runs (a planted ./ls, ./cat).
+  "printf -v 'a[$(touch pwned-subscript)]' y",
+  'printf -v PATH . ; ls',
+  "printf -v 'BASH_CMDS[ls]' ./cat; ls",
+  'printf -v HOME . ; git status',
 ];
 
 const READ_ONLY = [
@@ -39,6 +44,8 @@ const READ_ONLY = [
   'head -n 1 README.md',
   'wc -l README.md',
   'grep -n demo README.md',
+  "printf '%s\\n' a",
+  "printf '%s\\n' a; ls",
 ];
 
 /** One model turn that runs each command in turn (a new request after each result), then answers. */
@@ -58,7 +65,7 @@ describe('the approval gate against the issue 16 attacks', function () {
   async function setUp(approvalPolicy: string, home = newHome()) {
     const repo = gitRepo();
     // Look-alikes of readers, as a cloned repository can ship them.
-    for (const fake of ['cat', 'node_modules/.bin/ls']) {
+    for (const fake of ['cat', 'ls', 'node_modules/.bin/ls']) {
       mkdirSync(join(repo, fake, '..'), { recursive: true });
       writeFileSync(join(repo, fake), '#!/bin/sh\ntouch pwned-look-alike\n');
       chmodSync(join(repo, fake), 0o755);
