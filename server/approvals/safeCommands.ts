@@ -149,3 +149,7 @@ function isSafeGit(args: string[]): boolean {
 export function isKnownSafe(line: CommandLine): boolean {
   return line.plain && line.commands.length > 0 && line.commands.every(isSafeCommand);
 }
+
+/** Whether some command of the line is git (see CommandCircumstances.readsRepositoryConfig). */
+export const runsGit = (line: CommandLine): boolean =>
+  line.commands.some((command) => command.words[0] === 'git');
