@@ -14,12 +14,14 @@ import { realTarget } from '../sandbox/realTarget';
 export class ContainmentError extends Error {}
 
 export interface Boundary {
-  /** The repository folder every write (or copy) must stay in. */
+  /** The folder every write (or copy) must stay in: a repository's, a marketplace's. */
   root: string;
+  /** How errors name the root: "the repository". */
+  rootName: string;
   /** The user's own configuration folders, never written on a repository's behalf. */
   userConfig: readonly string[];
-  /** The user's home folder: a repository that is it, or holds it, is the user's own setup. */
-  userHome: string;
+  /** The user's home folder, when a root that is it, or holds it, is the user's own setup. */
+  userHome: string | null;
 }
 
 /** The boundary of a repository at `root` for a server whose home is `threadlineHome`. */
@@ -31,6 +33,7 @@ export function repositoryBoundary(
 ): Boundary {
   return {
     root,
+    rootName: 'the repository',
     userConfig: [threadlineHome, defaultCodexHome(env, userHome), join(userHome, '.agents')],
     userHome,
   };
@@ -55,15 +58,14 @@ export async function realPathOf(path: string): Promise<string> {
  */
 export async function containedPath(path: string, boundary: Boundary): Promise<string> {
   const root = await realPathOf(boundary.root);
-  const userHome = await realPathOf(boundary.userHome);
-  if (isWithin(root, userHome)) {
+  if (boundary.userHome !== null && isWithin(root, await realPathOf(boundary.userHome))) {
     throw new ContainmentError(
       `${boundary.root} is (or holds) your home folder: its files are your own setup, not a repository's`,
     );
   }
   const real = await realPathOf(path);
   if (!isWithin(root, real)) {
-    throw new ContainmentError(`${path} leads to ${real}, outside the repository ${boundary.root}`);
+    throw new ContainmentError(`${path} leads to ${real}, outside ${boundary.rootName} ${boundary.root}`);
   }
   for (const folder of boundary.userConfig) {
     if (isWithin(await realPathOf(folder), real)) {
