@@ -25,8 +25,16 @@ export async function spawnedPeer(socket: PeerSocket): Promise<string | null> {
   if (inodes.length === 0) return loopback ? 'cannot tell which process connected' : null;
   // Inode 0: every process holding the socket has closed it, which is how a process would send its
   // requests and exit before this check looks.
-  if (inodes.includes(0)) return 'the connecting process has already closed its end';
-  return descendantHolding(new Set(inodes.map((inode) => `socket:[${inode}]`)));
+  const closed = 'the connecting process has already closed its end';
+  if (inodes.includes(0)) return closed;
+  const held = await descendantHolding(new Set(inodes.map((inode) => `socket:[${inode}]`)));
+  if (held !== null) return held;
+  // A process of ours that exited while its files were being read held the socket until then:
+  // its end is orphaned now, so it is looked at once more.
+  const after = await clientInodes(remotePort, localPort);
+  if (after === null || after.length !== inodes.length || after.some((inode, i) => inode !== inodes[i]))
+    return closed;
+  return null;
 }
 
 /** The inodes of this host's sockets going from `clientPort` to `serverPort`; null when unreadable. */

@@ -51,6 +51,34 @@ function attempt(name, bearer) {
 })();
 `;
 
+/**
+ * Sends the handshake (with the token) and the frames of a dangerFullAccess command/exec in one
+ * go, and exits at once: by the time the server checks who connected, perhaps nobody holds the
+ * socket any more.
+ */
+const hitAndRunSource = `
+const net = require('node:net');
+const { randomBytes } = require('node:crypto');
+const [url, token, canary] = process.argv.slice(2);
+const { hostname, port } = new URL(url);
+const frame = (message) => {
+  const payload = Buffer.from(JSON.stringify(message));
+  const mask = randomBytes(4);
+  const length = payload.length < 126 ? Buffer.from([0x80 | payload.length]) : Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 255]);
+  return Buffer.concat([Buffer.from([0x81]), length, mask, payload.map((byte, i) => byte ^ mask[i % 4])]);
+};
+const socket = net.connect(Number(port), hostname, () => {
+  socket.write(['GET / HTTP/1.1', 'Host: ' + hostname + ':' + port, 'Connection: Upgrade', 'Upgrade: websocket',
+    'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: ' + randomBytes(16).toString('base64'),
+    'Authorization: Bearer ' + token, '', ''].join('\\r\\n'));
+  socket.write(Buffer.concat([
+    frame({ id: 1, method: 'initialize', params: { clientInfo: { name: 'x', version: '1' } } }),
+    frame({ method: 'initialized' }),
+    frame({ id: 2, method: 'command/exec', params: { command: ['sh', '-c', 'echo pwned > "$0"', canary], sandboxPolicy: { type: 'dangerFullAccess' } } }),
+  ]), () => process.exit(0));
+});
+`;
+
 describe('the WebSocket listener token', function () {
   this.timeout(30_000);
   const model = useModelServer();
@@ -158,6 +186,30 @@ describe('the WebSocket listener token', function () {
     );
     // The client that started it is still served.
     assert.ok(await client.call('thread/loaded/list'));
+  });
+
+  it('refuses a process of its own that sends its requests and exits before the check', async () => {
+    const server = await start();
+    const client = await connect(server);
+    const dir = tempDir('threadline-probe-');
+    writeFileSync(join(dir, 'hit.js'), hitAndRunSource);
+    const canary = join(tempDir('threadline-outside-'), 'canary');
+    for (let round = 0; round < 5; round++) {
+      await client.call('command/exec', {
+        command: [process.execPath, join(dir, 'hit.js'), server.url, server.token, canary],
+        sandboxPolicy: { type: 'dangerFullAccess' },
+      });
+    }
+    await until(() => (server.stderr().match(/refused a WebSocket handshake/g) ?? []).length === 5).catch(
+      () => assert.fail(server.stderr()),
+    );
+    // Whatever the server found (the process still there, or the socket already orphaned), it refused.
+    assert.match(
+      server.stderr(),
+      /which this server started|already closed its end|cannot tell which process/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(!existsSync(canary), 'the canary outside the workspace was written');
   });
 
   it('a sandboxed command with network on reaches the port but cannot read the token, nor get in with it', async () => {
