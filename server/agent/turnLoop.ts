@@ -135,8 +135,9 @@ class Loop {
 
   private async compact(): Promise<void> {
     this.compactedThisTurn = true;
-    const { client, request } = this.spec;
-    this.conversation = await compact(client, request, this.conversation, this.emit, this.active.signal);
+    const { client, request, tools } = this.spec;
+    const specs = tools.map((t) => t.spec);
+    this.conversation = await compact(client, request, specs, this.conversation, this.emit, this.active.signal);
     this.spec.usage.lastContextTokens = 0;
   }
 
