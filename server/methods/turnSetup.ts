@@ -21,6 +21,7 @@ import { mcpToolsForTurn } from './turnMcpServers';
 import { skillsSection } from '../skills/skillMentions';
 import type { Skill } from '../skills/skillCatalog';
 import { settingsFor } from './threadSettings';
+import { saveThreadSettings } from './savedThreadSettings';
 import { effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
 import { shellArgv } from '../exec/startCommand';
 
@@ -41,6 +42,7 @@ export async function prepareTurn(
 ): Promise<TurnSpec> {
   const { threadId } = active;
   const settings = await settingsFor(services, store.require(threadId));
+  if (!store.isEphemeral(threadId)) await saveThreadSettings(services.home, threadId, settings);
   const config = await services.agentConfig();
   const access = await services.modelAccess(settings.modelProvider);
   if (access.missingKey) throw new ModelError('apiKeyMissing', access.missingKey);
