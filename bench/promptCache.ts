@@ -12,13 +12,12 @@
 // Usage: npx tsx bench/promptCache.ts   (build first; BENCH_SERVER=/other/dist/server.js to compare)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { benchServer, rpcChild } from './rpcChild';
 import { startModelServer, type ModelServer } from '../test/fixtures/modelServer/server';
 import type { RecordedRequest, ScriptedResponse, WireFormat } from '../test/fixtures/modelServer/scenario';
 import { agentEnv, scriptedConfig } from '../test/support/agent';
+import { tempDir } from '../test/support/tempDirs';
 
 const wires = (process.env.BENCH_WIRES ?? 'responses,chat,anthropic').split(',') as WireFormat[];
 const BYTES_PER_TOKEN = 4;
@@ -71,7 +70,8 @@ const STEPS: Step[] = [
   },
   {
     label: 'AGENTS.md edited',
-    before: ({ cwd }) => writeFileSync(join(cwd, 'AGENTS.md'), 'Run `node test.js` after every change.\nUse two spaces.\n'),
+    before: ({ cwd }) =>
+      writeFileSync(join(cwd, 'AGENTS.md'), 'Run `node test.js` after every change.\nUse two spaces.\n'),
     turn: { text: 'I updated the notes; anything to do?' },
     answers: [say('Nothing new to do; I will keep to two spaces.')],
   },
@@ -95,19 +95,26 @@ const STEPS: Step[] = [
     turn: { text: 'Count the lines of every file.' },
     answers: [
       {
-        output: Array.from({ length: 12 }, (_, i) => call('exec_command', { cmd: `wc -l f${i}.txt` }, `p${i}`)),
+        output: Array.from({ length: 12 }, (_, i) =>
+          call('exec_command', { cmd: `wc -l f${i}.txt` }, `p${i}`),
+        ),
       },
       say('Every file has 3 lines.'),
     ],
   },
-  { label: 'compaction', turn: 'compact', answers: [say('Summary: fixed sum, checked usages, counted lines.')] },
+  {
+    label: 'compaction',
+    turn: 'compact',
+    answers: [say('Summary: fixed sum, checked usages, counted lines.')],
+  },
   { label: 'after compaction', turn: { text: 'What is left?' }, answers: [say('Nothing.')] },
 ];
 
 /** The request as the provider reads it: blocks in its own order, cache markers left out. */
 function blocksOf(request: RecordedRequest): { blocks: string[]; fixed: number; breakpoints: number[] } {
   const body = request.body;
-  const plain = (value: unknown) => JSON.stringify(value, (key, v) => (key === 'cache_control' ? undefined : v));
+  const plain = (value: unknown) =>
+    JSON.stringify(value, (key, v) => (key === 'cache_control' ? undefined : v));
   if (request.wire === 'responses') {
     const fixed = [plain(body.instructions ?? ''), ...(body.tools ?? []).map(plain)];
     return { blocks: [...fixed, ...body.input.map(plain)], fixed: fixed.length, breakpoints: [] };
@@ -188,7 +195,8 @@ function measure(requests: RecordedRequest[], labels: string[]): Row[] {
       // in steps of 128.
       const best = Math.max(0, ...seen.map((earlier) => commonPrefix(earlier, text)));
       const bestTokens = best / BYTES_PER_TOKEN;
-      cachedBytes = bestTokens >= MIN_CACHED_TOKENS ? Math.floor(bestTokens / 128) * 128 * BYTES_PER_TOKEN : 0;
+      cachedBytes =
+        bestTokens >= MIN_CACHED_TOKENS ? Math.floor(bestTokens / 128) * 128 * BYTES_PER_TOKEN : 0;
       billed = (cachedBytes * 0.1 + (text.length - cachedBytes)) / BYTES_PER_TOKEN;
     }
     seen.push(text);
@@ -207,7 +215,7 @@ function measure(requests: RecordedRequest[], labels: string[]): Row[] {
 
 async function runWire(wire: WireFormat): Promise<Row[]> {
   const model: ModelServer = await startModelServer();
-  const root = mkdtempSync(join(tmpdir(), 'threadline-bench-cache-'));
+  const root = tempDir('threadline-bench-cache-');
   const paths: Paths = { home: join(root, 'home'), cwd: join(root, 'project') };
   try {
     mkdirSync(paths.home);
@@ -255,7 +263,8 @@ async function runWire(wire: WireFormat): Promise<Row[]> {
             });
       if (answer.error) throw new Error(`${step.label}: ${JSON.stringify(answer.error)}`);
       const turn = (await done).turn as { status: string; error?: unknown };
-      if (turn.status !== 'completed') throw new Error(`${step.label}: turn ${turn.status} ${JSON.stringify(turn.error)}`);
+      if (turn.status !== 'completed')
+        throw new Error(`${step.label}: turn ${turn.status} ${JSON.stringify(turn.error)}`);
       step.answers.forEach((_, i) => labels.push(i === 0 ? step.label : ''));
     }
     await server.stop();
@@ -288,12 +297,22 @@ function report(wire: WireFormat, rows: Row[]): boolean {
       `every request after the first keeps >= 95% of the previous as its prefix (but the one after compaction): min ${(minKept * 100).toFixed(1)}% (prefix% min ${(minShare * 100).toFixed(1)}%)`,
       minKept >= 0.95,
     ],
-    ['the request after compaction shares the instructions and tools', rows[afterCompaction]?.fixedShared === true],
+    [
+      'the request after compaction shares the instructions and tools',
+      rows[afterCompaction]?.fixedShared === true,
+    ],
     ...(wire === 'anthropic'
-      ? [['every request after the first reads a cache breakpoint', rows.slice(1).every((row) => row.readsBreakpoint)]]
+      ? [
+          [
+            'every request after the first reads a cache breakpoint',
+            rows.slice(1).every((row) => row.readsBreakpoint),
+          ],
+        ]
       : []),
   ] as [string, boolean][];
-  console.log(`  input tokens ${total.toFixed(0)}, billed estimate ${billed.toFixed(0)} (${((billed / total) * 100).toFixed(0)}%)`);
+  console.log(
+    `  input tokens ${total.toFixed(0)}, billed estimate ${billed.toFixed(0)} (${((billed / total) * 100).toFixed(0)}%)`,
+  );
   for (const [what, ok] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'} ${what}`);
   return checks.every(([, ok]) => ok);
 }

@@ -28,14 +28,15 @@ export function needsCompaction(limits: CompactionLimits, contextTokens: number)
 export async function compact(
   client: ModelClient,
   request: Omit<ModelRequest, 'input' | 'tools'>,
-  tools: ToolSpec[],
+  tools: { spec: ToolSpec }[],
   conversation: ConversationEntry[],
   emit: TurnEmitter,
   signal: AbortSignal,
 ): Promise<ConversationEntry[]> {
   const item: ContextCompactionItem = { type: 'contextCompaction', id: randomUUID() };
   emit.itemStarted(item);
-  const summary = await summarize(client, { ...request, tools }, conversation, signal);
+  const specs = tools.map((tool) => tool.spec);
+  const summary = await summarize(client, { ...request, tools: specs }, conversation, signal);
   const replacement: ConversationEntry[] = [
     ...conversation.filter(isContextEntry),
     ...recentUserMessages(conversation),

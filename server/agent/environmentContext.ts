@@ -85,7 +85,10 @@ export function environmentContext(sources: ContextSources): EnvironmentContext 
  * The message a turn adds before the user's: the whole context when the history holds none (a new
  * thread, or one compacted without it), the parts that changed otherwise, null when nothing did.
  */
-export function contextMessage(history: ConversationEntry[], current: EnvironmentContext): ContextEntry | null {
+export function contextMessage(
+  history: ConversationEntry[],
+  current: EnvironmentContext,
+): ContextEntry | null {
   const previous = lastContextDigests(history);
   const digests = digestsOf(current);
   if (!previous) return { kind: 'developer', text: fullText(current), context: digests };
@@ -120,7 +123,9 @@ function fullText(context: EnvironmentContext): string {
 }
 
 function updateText(context: EnvironmentContext, changed: Set<Part>): string {
-  const lines = LINES.filter(([part]) => changed.has(part)).map(([part, label]) => `${label}: ${context[part]}`);
+  const lines = LINES.filter(([part]) => changed.has(part)).map(
+    ([part, label]) => `${label}: ${context[part]}`,
+  );
   const sections = SECTIONS.filter(([part]) => changed.has(part)).map(([part, label]) =>
     context[part] === null
       ? `# ${label}\nNo longer in force: disregard the ${label} given earlier.`

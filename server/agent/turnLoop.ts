@@ -136,8 +136,8 @@ class Loop {
   private async compact(): Promise<void> {
     this.compactedThisTurn = true;
     const { client, request, tools } = this.spec;
-    const specs = tools.map((t) => t.spec);
-    this.conversation = await compact(client, request, specs, this.conversation, this.emit, this.active.signal);
+    const { signal } = this.active;
+    this.conversation = await compact(client, request, tools, this.conversation, this.emit, signal);
     this.spec.usage.lastContextTokens = 0;
   }
 

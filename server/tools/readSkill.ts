@@ -37,7 +37,9 @@ export function readSkillTool(skills: Skill[]): AgentTool {
       const { name, file } = parseArguments(call);
       const skill = skills.find((candidate) => candidate.name === name);
       if (!skill) {
-        const available = skills.length ? `available: ${skills.map((s) => s.name).join(', ')}` : 'none is available';
+        const available = skills.length
+          ? `available: ${skills.map((s) => s.name).join(', ')}`
+          : 'none is available';
         throw new ToolInputError(`no skill named ${String(name)}; ${available}`);
       }
       if (file !== undefined && typeof file !== 'string') throw new ToolInputError('`file` must be a string');

@@ -41,7 +41,9 @@ export function threadTools(sources: ThreadToolSources): AgentTool[] {
   ];
   // A client's tool cannot shadow a built-in one.
   const taken = new Set(builtIn.map((tool) => tool.spec.name));
-  const mcp = [...sources.mcp].sort((a, b) => (a.spec.name < b.spec.name ? -1 : a.spec.name > b.spec.name ? 1 : 0));
+  const mcp = [...sources.mcp].sort((a, b) =>
+    a.spec.name < b.spec.name ? -1 : a.spec.name > b.spec.name ? 1 : 0,
+  );
   return [...builtIn, ...dynamicTools(settings.dynamicTools.filter((spec) => !taken.has(spec.name))), ...mcp];
 }
 

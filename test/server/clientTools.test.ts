@@ -98,7 +98,11 @@ describe('tools answered by the client', function () {
     s.send({ id: asked.id, result: { answers: { db_choice: { answers: ['Postgres'] } } } });
 
     assert.equal((await turnCompleted(s, turn.id)).status, 'completed');
-    assert.deepEqual(toolNames(model.requests[2]!), toolNames(model.requests[0]!), 'the same tools in plan mode');
+    assert.deepEqual(
+      toolNames(model.requests[2]!),
+      toolNames(model.requests[0]!),
+      'the same tools in plan mode',
+    );
     assert.match(bodyText(model.requests[3]!), /db_choice.*Postgres/);
     await s.notification('serverRequest/resolved', (p) => p.requestId === asked.id);
   });

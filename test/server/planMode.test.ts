@@ -70,7 +70,11 @@ describe('plan mode and personality', function () {
     const told = newestContextOf(first!);
     assert.match(told, /# Collaboration mode\nYou are in plan mode/);
     assert.match(told, /# Personality\nBe direct/);
-    assert.doesNotMatch(instructionsOf(first!), /You are in plan mode|# Personality/, 'the system prompt stays frozen');
+    assert.doesNotMatch(
+      instructionsOf(first!),
+      /You are in plan mode|# Personality/,
+      'the system prompt stays frozen',
+    );
 
     // The next turn names neither: both stay; then the default mode drops the plan instructions.
     model.script({ output: [{ text: 'Still planning.' }] }, { output: [{ text: 'Doing it.' }] });

@@ -82,7 +82,8 @@ export function contextMessagesOf(request: { body: any }): string[] {
 }
 
 /** The newest context message of a request: what the model was last told of where it works. */
-export const newestContextOf = (request: { body: unknown }) => contextMessagesOf(request as { body: never }).at(-1) ?? '';
+export const newestContextOf = (request: { body: unknown }) =>
+  contextMessagesOf(request as { body: never }).at(-1) ?? '';
 
 export const text = (value: string) => ({ type: 'text', text: value });
 

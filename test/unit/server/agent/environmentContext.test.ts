@@ -26,14 +26,20 @@ const SOURCES: ContextSources = {
 };
 
 /** Runs the turns of a thread: each adds its context message (if any) and a user message. */
-function turns(...each: Partial<ContextSources>[]): { history: ConversationEntry[]; added: (string | null)[] } {
+function turns(...each: Partial<ContextSources>[]): {
+  history: ConversationEntry[];
+  added: (string | null)[];
+} {
   const history: ConversationEntry[] = [];
   const added: (string | null)[] = [];
   for (const change of each) {
     const message = contextMessage(history, environmentContext({ ...SOURCES, ...change }));
     added.push(message?.text ?? null);
     if (message) history.push(message);
-    history.push({ kind: 'user', content: [{ type: 'text', text: 'go on' }] }, { kind: 'assistant', text: 'ok' });
+    history.push(
+      { kind: 'user', content: [{ type: 'text', text: 'go on' }] },
+      { kind: 'assistant', text: 'ok' },
+    );
   }
   return { history, added };
 }
@@ -121,6 +127,9 @@ describe('environment context', () => {
       contextMessage([], environmentContext({ ...SOURCES, sandboxPolicy }))!.text;
     assert.match(told({ type: 'dangerFullAccess' }), /Sandbox: full access .*\nNetwork: enabled/);
     assert.match(told({ type: 'workspaceWrite', networkAccess: true }), /Network: enabled/);
-    assert.match(told({ type: 'externalSandbox', networkAccess: 'enabled' }), /Sandbox: external .*\nNetwork: enabled/);
+    assert.match(
+      told({ type: 'externalSandbox', networkAccess: 'enabled' }),
+      /Sandbox: external .*\nNetwork: enabled/,
+    );
   });
 });
