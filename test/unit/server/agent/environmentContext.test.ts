@@ -64,7 +64,7 @@ describe('environment context', () => {
     );
   });
 
-  it('adds nothing while nothing changes, also across a minute within the same UTC day', () => {
+  it('adds nothing while nothing changes, also at another hour of the same UTC day', () => {
     const { added } = turns({}, {}, { now: new Date('2026-11-26T00:00:01Z') });
     assert.deepEqual(added.slice(1), [null, null]);
   });
