@@ -119,7 +119,7 @@ function fullText(context: EnvironmentContext): string {
   const sections = SECTIONS.filter(([part]) => context[part] !== null).map(([part, label]) =>
     section(part, label, context[part]!),
   );
-  return ['<environment_context>', ...lines, ...sections, '</environment_context>'].join('\n');
+  return ['<threadline_context>', ...lines, ...sections, '</threadline_context>'].join('\n');
 }
 
 function updateText(context: EnvironmentContext, changed: Set<Part>): string {
@@ -131,7 +131,7 @@ function updateText(context: EnvironmentContext, changed: Set<Part>): string {
       ? `# ${label}\nNo longer in force: disregard the ${label} given earlier.`
       : section(part, label, context[part]),
   );
-  return ['<environment_context_update>', ...lines, ...sections, '</environment_context_update>'].join('\n');
+  return ['<threadline_context_update>', ...lines, ...sections, '</threadline_context_update>'].join('\n');
 }
 
 function section(part: Part, label: string, text: string): string {

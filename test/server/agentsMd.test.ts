@@ -94,7 +94,7 @@ describe('AGENTS.md', function () {
     // An edit is appended as an update; what the model was told before stays as it was sent, and the
     // system prompt does not move, so each request extends the one before it.
     const [one, two, three] = model.requests.slice(-3);
-    assert.match(second, /^<environment_context_update>/);
+    assert.match(second, /^<threadline_context_update>/);
     assert.deepEqual(contextMessagesOf(three!).slice(0, 2), contextMessagesOf(two!));
     assert.deepEqual(contextMessagesOf(two!).slice(0, 1), contextMessagesOf(one!));
     assert.equal(instructionsOf(three!), instructionsOf(one!));
@@ -104,7 +104,7 @@ describe('AGENTS.md', function () {
   it('adds nothing when there is no AGENTS.md', async () => {
     const { pkg } = project();
     const context = await (await threadIn(agentHome('responses', model.baseUrl), pkg))();
-    assert.match(context, /^<environment_context>\nWorking directory: /);
+    assert.match(context, /^<threadline_context>\nWorking directory: /);
     assert.doesNotMatch(context, /AGENTS\.md/);
   });
 });

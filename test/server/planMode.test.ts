@@ -88,7 +88,7 @@ describe('plan mode and personality', function () {
     assert.deepEqual(contextMessagesOf(refine!), contextMessagesOf(first!), 'nothing changed, nothing added');
     assert.deepEqual(contextMessagesOf(go!).slice(0, 1), contextMessagesOf(first!), 'what was sent stays');
     const update = newestContextOf(go!);
-    assert.match(update, /^<environment_context_update>\n# Collaboration mode\nNo longer in force/);
+    assert.match(update, /^<threadline_context_update>\n# Collaboration mode\nNo longer in force/);
     assert.doesNotMatch(update, /Personality/, 'the personality stays as told');
     assert.equal(instructionsOf(go!), instructionsOf(first!));
     // The model keeps the whole answer, tags included, in its history.

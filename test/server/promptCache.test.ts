@@ -78,10 +78,10 @@ describe('prompt caching', () => {
     assert.equal(told.length, 3);
     assert.match(
       told[0]!,
-      /^<environment_context>\nWorking directory: .*\n[^]*Approval policy: on-request[^]*Keep it short\./,
+      /^<threadline_context>\nWorking directory: .*\n[^]*Approval policy: on-request[^]*Keep it short\./,
     );
-    assert.match(told[1]!, /^<environment_context_update>\nApproval policy: never/);
-    assert.match(told[2]!, /^<environment_context_update>\n# Collaboration mode\nYou are in plan mode/);
+    assert.match(told[1]!, /^<threadline_context_update>\nApproval policy: never/);
+    assert.match(told[2]!, /^<threadline_context_update>\n# Collaboration mode\nYou are in plan mode/);
     assert.equal(newestContextOf(requests[3]!), told[2]);
   });
 });

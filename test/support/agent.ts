@@ -65,7 +65,7 @@ export const instructionsOf = (request: { body: { instructions?: string } }) =>
   request.body.instructions ?? '';
 
 /**
- * The context messages (<environment_context>, then its updates) a request carried, oldest first,
+ * The context messages (<threadline_context>, then its updates) a request carried, oldest first,
  * on any wire: Responses developer items, Chat user messages, Anthropic user text blocks.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -78,7 +78,7 @@ export function contextMessagesOf(request: { body: any }): string[] {
         ? content.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : ''))
         : [],
   );
-  return texts.filter((t) => t.startsWith('<environment_context'));
+  return texts.filter((t) => t.startsWith('<threadline_context'));
 }
 
 /** The newest context message of a request: what the model was last told of where it works. */

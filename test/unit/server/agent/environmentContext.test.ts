@@ -50,7 +50,7 @@ describe('environment context', () => {
     assert.equal(
       added[0],
       [
-        '<environment_context>',
+        '<threadline_context>',
         'Working directory: /home/ada/project',
         'Operating system: Linux',
         'Shell: /bin/bash',
@@ -59,7 +59,7 @@ describe('environment context', () => {
         'Sandbox: workspace-write (commands may write only inside /home/ada/project)',
         'Network: restricted',
         '# AGENTS.md instructions\nRun npm test.',
-        '</environment_context>',
+        '</threadline_context>',
       ].join('\n'),
     );
   });
@@ -82,24 +82,24 @@ describe('environment context', () => {
         skills: '# Skills\n- lint: runs the linter',
       },
     );
-    assert.equal(added[1], '<environment_context_update>\nDate: 2026-11-27\n</environment_context_update>');
+    assert.equal(added[1], '<threadline_context_update>\nDate: 2026-11-27\n</threadline_context_update>');
     assert.equal(
       added[2],
       [
-        '<environment_context_update>',
+        '<threadline_context_update>',
         'Approval policy: never (nobody is asked; what the sandbox refuses stays refused)',
         'Sandbox: read-only (commands may read files but not write them)',
-        '</environment_context_update>',
+        '</threadline_context_update>',
       ].join('\n'),
       'the network stays restricted, so it is not repeated',
     );
     assert.equal(
       added[3],
       [
-        '<environment_context_update>',
+        '<threadline_context_update>',
         '# AGENTS.md instructions\nRun npm test -- --bail.',
         '# Skills\n- lint: runs the linter',
-        '</environment_context_update>',
+        '</threadline_context_update>',
       ].join('\n'),
     );
     // Every message stays in the history as it was sent; the first is still the whole context.
@@ -113,13 +113,13 @@ describe('environment context', () => {
     const { added } = turns({ collaborationMode: 'You are in plan mode.' }, {});
     assert.equal(
       added[1],
-      '<environment_context_update>\n# Collaboration mode\nNo longer in force: disregard the Collaboration mode given earlier.\n</environment_context_update>',
+      '<threadline_context_update>\n# Collaboration mode\nNo longer in force: disregard the Collaboration mode given earlier.\n</threadline_context_update>',
     );
     const fresh = contextMessage(
       [{ kind: 'user', content: [{ type: 'text', text: 'summary' }] }],
       environmentContext(SOURCES),
     );
-    assert.match(fresh!.text, /^<environment_context>\n/);
+    assert.match(fresh!.text, /^<threadline_context>\n/);
   });
 
   it('names the network and sandbox of each policy', () => {
