@@ -4,7 +4,7 @@
 // a changed setting is appended as a context update, and a resumed thread runs with the settings
 // its turns set, so it adds nothing.
 import { strict as assert } from 'node:assert';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
 import type { RecordedRequest } from '../fixtures/modelServer/scenario';
@@ -83,5 +83,40 @@ describe('prompt caching', () => {
     assert.match(told[1]!, /^<threadline_context_update>\nApproval policy: never/);
     assert.match(told[2]!, /^<threadline_context_update>\n# Collaboration mode\nYou are in plan mode/);
     assert.equal(newestContextOf(requests[3]!), told[2]);
+  });
+
+  it('lists read_skill before any skill exists, answering why it cannot help; a new skill then comes as a context update', async () => {
+    const home = agentHome('anthropic', model.baseUrl);
+    const cwd = tempDir('threadline-cwd-');
+    const server = await start(home, 'threadline_vscode', agentEnv);
+    const threadId = await startThread(server, cwd);
+    const readSkill = {
+      output: [{ toolCall: { name: 'read_skill', arguments: '{"name":"release"}', callId: 'toolu_1' } }],
+    };
+    model.script(readSkill, { output: [{ text: 'No such skill.' }] }, readSkill, {
+      output: [{ text: 'Read.' }],
+    });
+    assert.equal((await runTurn(server, threadId, 'How do we release?')).status, 'completed');
+    const names = (request: RecordedRequest) => (request.body.tools as { name: string }[]).map((t) => t.name);
+    assert.ok(names(model.requests[0]!).includes('read_skill'));
+    assert.match(
+      JSON.stringify(model.requests[1]!.body.messages.at(-1)),
+      /no skill named release; none is available/,
+    );
+
+    mkdirSync(join(home, 'skills', 'release'), { recursive: true });
+    writeFileSync(
+      join(home, 'skills', 'release', 'SKILL.md'),
+      '---\nname: release\ndescription: Tags a release\n---\n\nRELEASE-STEPS\n',
+    );
+    await server.call('skills/list', { cwds: [cwd], forceReload: true });
+    assert.equal((await runTurn(server, threadId, 'And now?')).status, 'completed');
+    const [first, , third, fourth] = model.requests;
+    assert.equal(toolsOf(third!), toolsOf(first!), 'the same tools once a skill exists');
+    assert.match(
+      newestContextOf(third!),
+      /^<threadline_context_update>\n# Skills\n[^]*- release: Tags a release/,
+    );
+    assert.match(JSON.stringify(fourth!.body.messages.at(-1)), /RELEASE-STEPS/);
   });
 });
