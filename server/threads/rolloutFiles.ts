@@ -2,7 +2,8 @@
 // moved whole to archived_sessions/ when archived. Appends to one file are serialized so concurrent
 // writers in this process never interleave lines.
 import { constants, promises as fs } from 'node:fs';
-import { basename, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { asWriteError } from './storeErrors';
 
 export const SESSIONS = 'sessions';
 export const ARCHIVED = 'archived_sessions';
@@ -47,6 +48,29 @@ export function dayDirOfFileName(file: string): string | undefined {
   const match = /^rollout-(\d{4})-(\d\d)-(\d\d)T/.exec(basename(file));
   return match ? join(match[1]!, match[2]!, match[3]!) : undefined;
 }
+
+/** Creates the folder a rollout goes in; a home that cannot be written says so with the path. */
+export async function mkdirFor(file: string): Promise<void> {
+  const folder = dirname(file);
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 }).catch(async (error: NodeJS.ErrnoException) => {
+    // A recursive mkdir on a read-only file system reports ENOENT: ask the folder that exists.
+    let existing = dirname(folder);
+    while (error.code === 'ENOENT' && existing !== dirname(existing) && !(await exists(existing))) {
+      existing = dirname(existing);
+    }
+    const refusal = await fs.access(existing, constants.W_OK).then(
+      () => error,
+      (denied: unknown) => denied,
+    );
+    throw asWriteError(error.code === 'ENOENT' ? refusal : error, folder);
+  });
+}
+
+export const exists = (path: string) =>
+  fs.access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Whether a non-empty file's last byte is not a newline: a crash cut its last line short. */
 async function endsMidLine(path: string): Promise<boolean> {
@@ -107,9 +131,9 @@ export class AppendQueue {
       const flag = create ? 'a' : constants.O_WRONLY | constants.O_APPEND;
       await fs.appendFile(path, data, { encoding: 'utf8', mode: 0o600, flag });
     } catch (error) {
-      // A failed write may have left part of a line behind: look again next time.
+      // A failed write (a full disk) may have left part of a line behind: look again next time.
       this.whole.delete(path);
-      throw error;
+      throw asWriteError(error, path);
     }
     this.whole.add(path);
     return Buffer.byteLength(data);
