@@ -1,5 +1,5 @@
 // How a failed model request is reported: the protocol's TurnError with its codexErrorInfo.
-import type { CodexErrorInfo, TurnError } from '../protocol/thread';
+import { TURN_NOT_SAVED, type CodexErrorInfo, type TurnError } from '../protocol/thread';
 import { isModelError, type ModelError } from '../providers/types';
 
 const WITH_STATUS = new Set([
@@ -39,7 +39,7 @@ export function toTurnError(error: unknown): TurnError {
 /** A turn whose record could not be written (a full disk, a read-only home): why, and that it was lost. */
 export class TurnNotSavedError extends Error {
   constructor(cause: unknown) {
-    super(`The turn was not saved: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`${TURN_NOT_SAVED}${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 
