@@ -279,12 +279,15 @@ class Attempt {
   private async finishMessage(key: string, finalText: string): Promise<void> {
     const open = this.message(key);
     this.open.delete(key);
-    let text = open.deltas.join('');
-    // The completed item must equal its deltas: send whatever the deltas missed as one more.
-    if (finalText.startsWith(text) && finalText.length > text.length) {
-      await this.take(open, finalText.slice(text.length));
+    let text: string;
+    // The final text usually is the deltas joined: then it is the message's text, and the deltas
+    // are never joined into a second copy (a long answer is megabytes).
+    const said = saidLength(finalText, open.deltas);
+    if (said !== undefined) {
+      // The completed item must equal its deltas: send whatever the deltas missed as one more.
+      if (finalText.length > said) await this.take(open, finalText.slice(said));
       text = finalText;
-    }
+    } else text = open.deltas.join('');
     // A retry that ended short of what the client has: the completion says what it did say.
     if (open.catchup) await this.quiet(open);
     for (const segment of open.splitter?.end() ?? []) await this.showSegment(open, segment);
@@ -337,6 +340,16 @@ class Attempt {
       throw new Error(`the model stream sent reasoning for an unknown block (${key})`);
     return open;
   }
+}
+
+/** The length of the deltas when `text` begins with all of them, in order; undefined if it does not. */
+function saidLength(text: string, deltas: string[]): number | undefined {
+  let at = 0;
+  for (const delta of deltas) {
+    if (!text.startsWith(delta, at)) return undefined;
+    at += delta.length;
+  }
+  return at;
 }
 
 function grow(parts: string[], index: number): void {
