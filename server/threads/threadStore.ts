@@ -264,6 +264,7 @@ export class ThreadStore {
     return this.exclusive(id, async () => {
       if (this.isCodex(id)) throw new ReadOnlyThreadError(id);
       if (this.ephemeral.delete(id)) return;
+      this.owed.delete(id);
       const summary = this.require(id);
       const path = join(this.home, summary.path);
       await fs.rm(path, { force: true });
