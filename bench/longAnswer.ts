@@ -1,13 +1,15 @@
 // One turn in which the model streams a long answer (50 MB by default) in deltas of a realistic
 // size: the server's peak RSS growth over its idle RSS before the turn, the answer's size, and wall
-// time. The turn's deltas are read (not parsed) as fast as the pipe gives them, as an editor would.
+// time. The turn's deltas are read (not parsed) as fast as the pipe gives them, as an editor would;
+// a second run opts out of the deltas, so it shows the turn's own cost without the output queued
+// for a client that reads slower than the model streams (the connection's output budget's part).
 // Usage: npx tsx bench/longAnswer.ts [MiB, default 50] [delta bytes, default 1024]  (build first;
 // BENCH_NODE_FLAGS: extra node flags for the server, --cpu-prof say)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { benchServer, rssMiB } from './rpcChild';
-import { startModelServer } from '../test/fixtures/modelServer/server';
+import { startModelServer, type ModelServer } from '../test/fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../test/support/agent';
 
 const answerMiB = Number(process.argv[2] ?? 50);
@@ -20,9 +22,9 @@ const peakRssMiB = (pid: number) =>
 /** A delta of plain prose-like ASCII, different each time so nothing can share it. */
 const delta = (i: number) => `${i} `.padEnd(deltaBytes - 1, 'lorem ipsum dolor sit amet ') + '\n';
 
-async function main() {
-  const model = await startModelServer();
-  const count = Math.ceil((answerMiB * 1024 * 1024) / deltaBytes);
+const count = Math.ceil((answerMiB * 1024 * 1024) / deltaBytes);
+
+async function oneTurn(model: ModelServer, optOutDeltas: boolean) {
   model.script({ output: [{ text: Array.from({ length: count }, (_, i) => delta(i)) }] });
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...flags, benchServer, 'app-server'], {
@@ -66,7 +68,11 @@ async function main() {
     child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
     return wait(id);
   };
-  await call('initialize', { clientInfo: { name: 'bench', version: '0' }, capabilities: {} });
+  const optOut = optOutDeltas ? ['item/agentMessage/delta'] : null;
+  await call('initialize', {
+    clientInfo: { name: 'bench', version: '0' },
+    capabilities: { optOutNotificationMethods: optOut },
+  });
   child.stdin.write('{"method":"initialized"}\n');
   const { thread } = (await call('thread/start', {})).result as { thread: { id: string } };
   const idle = rssMiB(child.pid!);
@@ -83,15 +89,22 @@ async function main() {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.stdin.end();
   await exited;
-  await model.close();
   if (done.turn.status !== 'completed') throw new Error(`the turn ended ${done.turn.status}`);
   const growth = peak - idle;
   console.log(
-    `long answer ${answerMiB} MiB in ${count} deltas of ${deltaBytes} B: ${deltaCount} deltas read, ` +
+    `long answer ${answerMiB} MiB in ${count} deltas of ${deltaBytes} B` +
+      `${optOutDeltas ? ', deltas opted out' : `, ${deltaCount} deltas read`}: ` +
       `stored ${(stored / 1024 / 1024).toFixed(1)} MiB, wall ${(wallMs / 1000).toFixed(1)} s, ` +
       `idle RSS ${idle.toFixed(0)} MiB, peak RSS growth ${growth.toFixed(0)} MiB ` +
       `(${(growth / answerMiB).toFixed(1)}× the answer)   target: ≤ ${TARGET_MIB} MiB`,
   );
+}
+
+async function main() {
+  const model = await startModelServer();
+  await oneTurn(model, false);
+  await oneTurn(model, true);
+  await model.close();
 }
 
 void main();
