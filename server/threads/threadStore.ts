@@ -267,7 +267,7 @@ export class ThreadStore {
       this.owed.delete(id);
       const summary = this.require(id);
       const path = join(this.home, summary.path);
-      await fs.rm(path, { force: true });
+      await fs.rm(path, { force: true }).catch((error: unknown) => Promise.reject(asWriteError(error, path)));
       await this.index.delete(id);
       await this.index.folderChanged(dirname(path));
     });

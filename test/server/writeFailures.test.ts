@@ -201,6 +201,7 @@ describe('a home that cannot be written', function () {
       ['thread/fork', { threadId: thread.id }],
       ['thread/name/set', { threadId: thread.id, name: 'Renamed' }],
       ['thread/archive', { threadId: thread.id }],
+      ['thread/delete', { threadId: thread.id }],
     ];
     for (const [method, params] of writes) {
       const answer = await server.request(method, params);
