@@ -1,5 +1,5 @@
-// A model stream cut off mid-answer and retried: the client ends up with one agent message holding
-// the whole answer, streamed once (no text twice), and so do thread/read and a resume after a
+// A model stream cut off mid-answer (or mid-reasoning) and retried: the client ends up with one item holding
+// the whole text, streamed once (no text twice), and so do thread/read and a resume after a
 // restart. A retry that says something else: the item stops streaming and completes with the
 // retry's text. Each wire format, against the scripted model server over real HTTP.
 import { strict as assert } from 'node:assert';
@@ -87,3 +87,37 @@ for (const wire of WIRES) {
     });
   });
 }
+
+describe('a stream cut mid-reasoning and retried, over the responses wire', function () {
+  const model = useModelServer();
+  const start = useServers();
+
+  it('continues the reasoning item: one completed, its summary streamed once', async () => {
+    const output = [{ reasoning: { summary: [['Think ', 'hard ', 'now']] } }, { text: 'Done.' }];
+    // Cut after the second summary delta.
+    model.script({ output, cutAfterEvents: 6 }, { output });
+    const home = agentHome('responses', model.baseUrl, { streamMaxRetries: 1 });
+    const server = await start(home, 'threadline_vscode', agentEnv);
+    const threadId = await startThread(server);
+    const done = await runTurn(server, threadId, 'Think first');
+    assert.equal(done.status, 'completed');
+    const types = completedItems(server, done.id).map((i) => i.type);
+    assert.deepEqual(types, ['userMessage', 'reasoning', 'agentMessage']);
+    const started = server
+      .notifications('item/started')
+      .filter((m) => (m.params as { item: { type: string } }).item.type === 'reasoning');
+    assert.equal(started.length, 1);
+    const summary = server
+      .notifications('item/reasoning/summaryTextDelta')
+      .map((m) => (m.params as { delta: string }).delta)
+      .join('');
+    assert.equal(summary, 'Think hard now');
+    assert.equal(server.notifications('item/reasoning/summaryPartAdded').length, 1);
+    const read = await server.call<{ thread: Thread }>('thread/read', { threadId, includeTurns: true });
+    const reasoning = read.thread.turns[0]!.items.filter((i) => i.type === 'reasoning');
+    assert.deepEqual(
+      reasoning.map((i) => (i as { summary: string[] }).summary),
+      [['Think hard now']],
+    );
+  });
+});
