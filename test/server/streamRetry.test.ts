@@ -1,7 +1,7 @@
-// A model stream cut off mid-answer (or mid-reasoning) and retried: the client ends up with one item holding
-// the whole text, streamed once (no text twice), and so do thread/read and a resume after a
-// restart. A retry that says something else: the item stops streaming and completes with the
-// retry's text. Each wire format, against the scripted model server over real HTTP.
+// A model stream cut off mid-answer (or mid-reasoning) and retried: the client ends up with one
+// item holding the whole text, streamed once (no text twice), and so do thread/read and a resume
+// after a restart. A retry that says something else: the item stops streaming and completes with
+// the retry's text. Each wire format, against the scripted model server over real HTTP.
 import { strict as assert } from 'node:assert';
 import type { AgentMessageItem } from '../../server/protocol/items';
 import type { Thread, Turn } from '../../server/protocol/thread';
