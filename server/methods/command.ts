@@ -161,6 +161,10 @@ export function commandHandlers(services: Services): HandlerTable {
     const { quarantined } = await releaseSandbox(wrapped);
     if (exit.spawnError) throw invalidParams(`cannot run ${params.command[0]}: ${exit.spawnError}`);
     const moved = quarantined.length ? `\n${quarantineNotice(quarantined)}\n` : '';
-    return { exitCode: exit.exitCode, stdout: captures.stdout.text(), stderr: captures.stderr.text() + moved };
+    return {
+      exitCode: exit.exitCode,
+      stdout: captures.stdout.text(),
+      stderr: captures.stderr.text() + moved,
+    };
   }
 }

@@ -35,17 +35,23 @@ export async function guardNames(
   let withPlaceholders = confinement;
   if (placeholders) {
     const realCwd = await fs.realpath(cwd).catch(() => null);
-    const folders = realCwd !== null && roots.some((root) => isWithin(root, realCwd)) ? [...roots, realCwd] : roots;
+    const folders =
+      realCwd !== null && roots.some((root) => isWithin(root, realCwd)) ? [...roots, realCwd] : roots;
     const set = { paths: writable.flatMap((root) => root.readOnly), hidden: confinement.hidden };
     const { placeholders: held, existing } = await reservePlaceholders(folders, roots, set);
     reserved = held;
     // bubblewrap binds every read-only path after all the roots, whichever root lists it.
     withPlaceholders = {
       ...confinement,
-      writableRoots: writable.map((root, i) => (i === 0 ? { ...root, readOnly: [...root.readOnly, ...held, ...existing] } : root)),
+      writableRoots: writable.map((root, i) =>
+        i === 0 ? { ...root, readOnly: [...root.readOnly, ...held, ...existing] } : root,
+      ),
     };
   }
-  return { confinement: withPlaceholders, guard: { roots, placeholders: reserved, before: await snapshotNames(roots) } };
+  return {
+    confinement: withPlaceholders,
+    guard: { roots, placeholders: reserved, before: await snapshotNames(roots) },
+  };
 }
 
 /** After the command: moves aside what it created, then lets go of the placeholders. */

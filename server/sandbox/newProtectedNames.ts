@@ -34,13 +34,17 @@ export async function snapshotNames(roots: string[], limit = SCAN_LIMIT): Promis
   // A root inside another root is walked as part of it.
   let level = roots.filter((root) => !roots.some((other) => other !== root && isWithin(other, root)));
   let budget = limit;
-  while (level.length > 0 && budget > 0) {
-    level = level.slice(0, budget);
+  let complete = true;
+  while (level.length > 0) {
+    if (level.length > budget) {
+      complete = false;
+      level = level.slice(0, budget);
+    }
     budget -= level.length;
     const children = await Promise.all(level.map((dir) => visit(dir, entries)));
     level = children.flat();
   }
-  return { entries, complete: level.length === 0 };
+  return { entries, complete };
 }
 
 async function visit(dir: string, entries: Map<string, string>): Promise<string[]> {
@@ -80,10 +84,12 @@ async function moveAside(path: string): Promise<string | null> {
   for (let n = 1; n < 100; n++) {
     const target = `${path}.threadline-quarantine${n === 1 ? '' : `-${n}`}`;
     // Never over something that is there: rename would replace an empty folder or a file.
-    if (await fs.lstat(target).then(
-      () => true,
-      () => false,
-    ))
+    if (
+      await fs.lstat(target).then(
+        () => true,
+        () => false,
+      )
+    )
       continue;
     return fs.rename(path, target).then(
       () => target,

@@ -144,8 +144,6 @@ export function isProtected(target: string, realRoots: string[], set: ProtectedS
   if ([...set.paths, ...set.hidden].some((path) => isWithin(path, target))) return true;
   return realRoots.some((root) => {
     if (!isWithin(root, target)) return false;
-    return relative(root, target)
-      .split(sep)
-      .some(isProtectedName);
+    return relative(root, target).split(sep).some(isProtectedName);
   });
 }

@@ -157,9 +157,23 @@ describe('Seatbelt profile', () => {
     // After every allow of a root, since Seatbelt's later rules win.
     assert.ok(profile.lastIndexOf('(allow file-write*') < profile.indexOf('(deny file-write* (regex'));
     const [workspace, special] = denies.map((source) => new RegExp(source));
-    for (const denied of ['.git', '.GIT/hooks/pre-commit', 'sub/deep/.git', '.threadline/config.toml', '.Codex', 'x/.vscode/settings.json'])
+    for (const denied of [
+      '.git',
+      '.GIT/hooks/pre-commit',
+      'sub/deep/.git',
+      '.threadline/config.toml',
+      '.Codex',
+      'x/.vscode/settings.json',
+    ])
       assert.match(`/Users/me/ws/${denied}`, workspace!, denied);
-    for (const allowed of ['src/a.ts', '.gitignore', '.github/workflows/ci.yml', 'x.git', '.vscodeignore', 'sub/.codex-notes'])
+    for (const allowed of [
+      'src/a.ts',
+      '.gitignore',
+      '.github/workflows/ci.yml',
+      'x.git',
+      '.vscodeignore',
+      'sub/.codex-notes',
+    ])
       assert.doesNotMatch(`/Users/me/ws/${allowed}`, workspace!, allowed);
     assert.doesNotMatch('/Users/me/wsx/.git', workspace!, 'a sibling with the root as prefix');
     assert.match('/Users/me/a+b (1)/.git', special!, 'regex characters in the root are escaped');

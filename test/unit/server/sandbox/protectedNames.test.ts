@@ -1,0 +1,96 @@
+// Protected names that do not exist yet, on a real temp tree: the placeholders a bubblewrap command
+// gets (bound read-only, kept while any command holds them, removed after the last), and what the
+// walk after a command moves aside (new names, and names that are no longer the same entry).
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { quarantineNew, snapshotNames } from '../../../../server/sandbox/newProtectedNames';
+import { releaseSandbox, wrapCommand } from '../../../../server/sandbox/sandbox';
+import { tempDir } from '../../../support/serverProcess';
+
+const bwrap = { kind: 'bubblewrap' as const, program: '/usr/bin/bwrap' };
+const policy = {
+  type: 'workspaceWrite' as const,
+  writableRoots: [],
+  networkAccess: false,
+  excludeTmpdirEnvVar: true,
+  excludeSlashTmp: true,
+};
+
+/** The paths bubblewrap binds read-only. */
+const readOnlyBinds = (argv: string[]) =>
+  argv.flatMap((arg, i) => (arg === '--ro-bind' && argv[i + 1] !== '/' ? [argv[i + 1]!] : []));
+
+describe('protected names that do not exist', () => {
+  let root: string;
+  beforeEach(() => {
+    root = realpathSync(tempDir('threadline-names-'));
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, '.vscode'));
+  });
+
+  it('get read-only placeholders at the root and the cwd while a command holds them', async () => {
+    const first = await wrapCommand(['ls'], policy, root, {}, bwrap, join(root, 'src'));
+    const expected = ['.git', '.threadline', '.codex'].flatMap((name) => [
+      join(root, name),
+      join(root, 'src', name),
+    ]);
+    const binds = readOnlyBinds(first.argv);
+    for (const path of [...expected, join(root, 'src', '.vscode'), join(root, '.vscode')])
+      assert.ok(binds.includes(path), path);
+    assert.deepEqual(readdirSync(root).sort(), ['.codex', '.git', '.threadline', '.vscode', 'src']);
+    // A second command in the same root holds the same placeholders: the first one's end must not
+    // remove them, which would unmount them in the second's sandbox.
+    const second = await wrapCommand(['ls'], policy, root, {}, bwrap);
+    assert.ok(readOnlyBinds(second.argv).includes(join(root, 'src', '.git')));
+    assert.deepEqual(await releaseSandbox(first), { quarantined: [], complete: true });
+    assert.deepEqual(readdirSync(join(root, 'src')).sort(), ['.codex', '.git', '.threadline', '.vscode']);
+    await releaseSandbox(second);
+    assert.deepEqual(readdirSync(root).sort(), ['.vscode', 'src'], 'the existing .vscode stays');
+    assert.deepEqual(readdirSync(join(root, 'src')), []);
+  });
+
+  it('a placeholder something was put into on the host is left with its content', async () => {
+    const wrapped = await wrapCommand(['ls'], policy, root, {}, bwrap);
+    writeFileSync(join(root, '.threadline', 'config.toml'), 'model = "x"\n');
+    await releaseSandbox(wrapped);
+    assert.deepEqual(readdirSync(join(root, '.threadline')), ['config.toml']);
+  });
+
+  it('the walk after a command moves aside what is new or no longer the same, and nothing else', async () => {
+    execFileSync('git', ['init', '-q', join(root, 'kept')]);
+    mkdirSync(join(root, 'swapped', '.git'), { recursive: true });
+    symlinkSync('../elsewhere', join(root, 'src', '.git'));
+    const before = await snapshotNames([root]);
+    execFileSync('git', ['init', '-q', join(root, 'a/b/c/d/e/f/g/h/i/j')]);
+    mkdirSync(join(root, 'elsewhere'));
+    renameSync(join(root, 'swapped', '.git'), join(root, 'swapped', 'old'));
+    mkdirSync(join(root, 'swapped', '.git'));
+    mkdirSync(join(root, 'case', '.GIT'), { recursive: true });
+    mkdirSync(join(root, 'busy', '.git.threadline-quarantine'), { recursive: true });
+    mkdirSync(join(root, 'busy', '.git'));
+    const moved = await quarantineNew(before, await snapshotNames([root]));
+    const q = (path: string, n = '') => ({
+      path: join(root, path),
+      movedTo: join(root, `${path}.threadline-quarantine${n}`),
+    });
+    assert.deepEqual(
+      moved.sort((a, b) => a.path.localeCompare(b.path)),
+      [
+        q('a/b/c/d/e/f/g/h/i/j/.git'),
+        q('busy/.git', '-2'),
+        q('case/.GIT'),
+        q('src/.git'),
+        q('swapped/.git'),
+      ].sort((a, b) => a.path.localeCompare(b.path)),
+    );
+    assert.ok(readdirSync(join(root, 'kept', '.git')).includes('HEAD'));
+  });
+
+  it('says when the tree is larger than the walk looks at', async () => {
+    for (let i = 0; i < 5; i++) mkdirSync(join(root, `d${i}`));
+    assert.equal((await snapshotNames([root], 3)).complete, false);
+    assert.equal((await snapshotNames([root], 10)).complete, true);
+  });
+});
