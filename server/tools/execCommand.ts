@@ -213,10 +213,11 @@ async function runExec(
     aggregatedOutput: banner + (exit?.spawnError ?? output) + moved,
     processId: session ? String(session.id) : null,
   });
-  // A command that goes on in a session is looked at when it ends; the next poll reads what was moved.
+  // A command that goes on in a session is looked at when it ends; the poll that sees the end reads
+  // what was moved.
   const polled = session;
   if (polled)
-    void attempt.released.then(({ quarantined }) => {
+    polled.settled = attempt.released.then(({ quarantined }) => {
       if (quarantined.length) polled.unread.push(Buffer.from(`\n${quarantineNotice(quarantined)}\n`));
     });
   return {

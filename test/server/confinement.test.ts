@@ -213,6 +213,25 @@ describe('confinement under approvalPolicy never', function () {
       assert.equal(existsSync(canary()), false);
     });
 
+    it('a command that goes on in a session is held to the same until it ends, and its poll reports', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      const cmd = 'echo ready; read line; git init -q .; git init -q sub; echo end';
+      const call = (name: string, args: Record<string, unknown>, callId: string) => ({
+        output: [{ toolCall: { name, arguments: JSON.stringify(args), callId } }],
+      });
+      const { server, turnId, told } = await attack([
+        call('exec_command', { cmd, yield_time_ms: 300 }, 'c1'),
+        call('write_stdin', { session_id: 1, chars: 'go\n', yield_time_ms: 5000 }, 'c2'),
+        { output: [{ text: 'ok' }] },
+      ]);
+      const [, poll] = commandItems(server, turnId);
+      assert.match(poll!.aggregatedOutput!, /\.git\/[^\n]*Read-only file system[\s\S]*end/);
+      const nested = join(workspace, 'sub', '.git');
+      assert.ok(poll!.aggregatedOutput!.includes(`${nested} -> ${nested}.threadline-quarantine`));
+      assert.ok(told.includes(`${nested} -> ${nested}.threadline-quarantine`));
+      assert.deepEqual(readdirSync(workspace).sort(), ['README.md', 'sub']);
+    });
+
     it('the user can approve git init outside the sandbox', async () => {
       rmSync(join(workspace, '.git'), { recursive: true });
       model.script(...execCall({ cmd: 'git init -q', sandbox_permissions: 'require_escalated' }));
