@@ -11,12 +11,15 @@
 // silently unmounts it there (Linux 3.18+), so one command's cleanup would reopen the name in a
 // command still running. Every command whose roots hold a placeholder keeps it alive. Two servers
 // on one folder do not see each other's counts; newProtectedNames.ts catches what that lets through
-// (a name recreated has a new inode).
+// (a name recreated has a new inode). A server killed while holding placeholders leaves them as
+// empty folders; placeholderLedger.ts has the next server remove them.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { recordHeld, sweepLeftovers } from './placeholderLedger';
 import { isProtected, isWithin, PROTECTED_NAMES, protectedEntry, type ProtectedSet } from './protectedPaths';
 
 const held = new Map<string, number>();
+let swept = false;
 
 export interface Reserved {
   /** Placeholders this command holds (made now or by a command still running); `release` them. */
@@ -34,6 +37,10 @@ export async function reservePlaceholders(
   roots: string[],
   set: ProtectedSet,
 ): Promise<Reserved> {
+  if (!swept) {
+    swept = true;
+    sweepLeftovers(isPlaceholder);
+  }
   const placeholders = new Set([...held.keys()].filter((path) => roots.some((root) => isWithin(root, path))));
   const existing: string[] = [];
   // A cwd inside a protected folder never gets here (workdir.ts refuses it); checked again, since a
@@ -47,7 +54,10 @@ export async function reservePlaceholders(
         () => true,
         () => false,
       );
-      if (made) placeholders.add(path);
+      if (made) {
+        placeholders.add(path);
+        recordHeld([...held.keys(), ...placeholders]);
+      }
       // Taken (by a folder, file, link or a differently cased name): bound read-only if it resolves.
       else existing.push(...(await protectedEntry(path)));
     }
@@ -67,6 +77,7 @@ export async function releasePlaceholders(placeholders: string[]): Promise<void>
     held.delete(path);
     await fs.rmdir(path).catch(() => {});
   }
+  recordHeld([...held.keys()]);
 }
 
 /** Whether `path` is a placeholder some command holds now. */

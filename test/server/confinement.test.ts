@@ -232,6 +232,26 @@ describe('confinement under approvalPolicy never', function () {
       assert.deepEqual(readdirSync(workspace).sort(), ['README.md', 'sub']);
     });
 
+    it('placeholders a killed server left are removed by the next one', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      const first = await attack([
+        ...execCall({ cmd: 'sleep 30', yield_time_ms: 300 }).slice(0, 1),
+        { output: [{ text: 'still running' }] },
+      ]);
+      assert.deepEqual(readdirSync(workspace).sort(), [
+        '.codex',
+        '.git',
+        '.threadline',
+        '.vscode',
+        'README.md',
+      ]);
+      first.server.child.kill('SIGKILL');
+      await first.server.exited;
+      await attack(execCall({ cmd: 'ls' }));
+      assert.deepEqual(readdirSync(workspace), ['README.md']);
+      assert.deepEqual(readdirSync(join(home, 'sandbox-placeholders')), []);
+    });
+
     it('the user can approve git init outside the sandbox', async () => {
       rmSync(join(workspace, '.git'), { recursive: true });
       model.script(...execCall({ cmd: 'git init -q', sandbox_permissions: 'require_escalated' }));

@@ -3,9 +3,20 @@
 // walk after a command moves aside (new names, and names that are no longer the same entry).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, join } from 'node:path';
 import { quarantineNew, snapshotNames } from '../../../../server/sandbox/newProtectedNames';
+import { sweepLeftovers } from '../../../../server/sandbox/placeholderLedger';
+import { isPlaceholder } from '../../../../server/sandbox/placeholders';
 import { releaseSandbox, wrapCommand } from '../../../../server/sandbox/sandbox';
 import { tempDir } from '../../../support/serverProcess';
 
@@ -24,6 +35,13 @@ const readOnlyBinds = (argv: string[]) =>
 
 describe('protected names that do not exist', () => {
   let root: string;
+  // The ledger of held placeholders goes to Threadline's home: one of the test's own.
+  const savedHome = process.env.THREADLINE_HOME;
+  before(() => (process.env.THREADLINE_HOME = tempDir('threadline-names-home-')));
+  after(() => {
+    if (savedHome === undefined) delete process.env.THREADLINE_HOME;
+    else process.env.THREADLINE_HOME = savedHome;
+  });
   beforeEach(() => {
     root = realpathSync(tempDir('threadline-names-'));
     mkdirSync(join(root, 'src'));
@@ -49,6 +67,32 @@ describe('protected names that do not exist', () => {
     await releaseSandbox(second);
     assert.deepEqual(readdirSync(root).sort(), ['.vscode', 'src'], 'the existing .vscode stays');
     assert.deepEqual(readdirSync(join(root, 'src')), []);
+  });
+
+  it('are written down while held, and those of a server that died are removed', async () => {
+    const ledger = join(process.env.THREADLINE_HOME!, 'sandbox-placeholders');
+    const wrapped = await wrapCommand(['ls'], policy, root, {}, bwrap);
+    const [own] = readdirSync(ledger);
+    assert.equal(own, `${process.pid}@${hostname()}.json`);
+    assert.deepEqual(JSON.parse(readFileSync(join(ledger, own), 'utf8')).sort(), [
+      join(root, '.codex'),
+      join(root, '.git'),
+      join(root, '.threadline'),
+    ]);
+    await releaseSandbox(wrapped);
+    assert.deepEqual(readdirSync(ledger), []);
+    // A dead server's (pid 2^22 + 1 is above Linux's pid_max) left an empty placeholder, one a host
+    // program has written into since, and one that is this server's own now.
+    const dead = join(ledger, `${2 ** 22 + 1}@${hostname()}.json`);
+    for (const name of ['.git', '.codex']) mkdirSync(join(root, name));
+    writeFileSync(join(root, '.codex', 'config.toml'), '');
+    const live = await wrapCommand(['ls'], policy, join(root, 'src'), {}, bwrap);
+    writeFileSync(dead, JSON.stringify(['.git', '.codex', 'src/.git'].map((name) => join(root, name))));
+    sweepLeftovers(isPlaceholder);
+    assert.deepEqual(readdirSync(root).sort(), ['.codex', '.vscode', 'src']);
+    assert.ok(readdirSync(join(root, 'src')).includes('.git'), 'held here: not removed');
+    assert.equal(readdirSync(ledger).includes(basename(dead)), false);
+    await releaseSandbox(live);
   });
 
   it('a placeholder something was put into on the host is left with its content', async () => {
