@@ -1,5 +1,5 @@
-// Protected names a sandboxed command created deeper down (`sub/.git`), found after it ends and
-// moved aside. No mount can be placed over a name nobody can predict, and neither seccomp (it
+// Protected names a sandboxed command created deeper down (`sub/.git`), and folders it turned into
+// git directories, found after it ends and moved aside. No mount can be placed over a name nobody can predict, and neither seccomp (it
 // sees no path strings) nor Landlock (no rule by name) can refuse `mkdir sub/.git` on Linux, so
 // the writable roots are looked at before and after each command, and every protected entry that
 // is new or no longer the same (other inode, type or target: a repository made through a dangling
@@ -49,6 +49,8 @@ export async function snapshotNames(roots: string[], limit = SCAN_LIMIT): Promis
 
 async function visit(dir: string, entries: Map<string, string>): Promise<string[]> {
   const listed = await fs.readdir(dir, { withFileTypes: true }).catch(() => [] as Dirent[]);
+  const head = gitDirectoryHead(listed);
+  if (head !== null) entries.set(join(dir, head), await identity(join(dir, head)));
   const next: string[] = [];
   for (const entry of listed) {
     const path = join(dir, entry.name);
@@ -58,6 +60,18 @@ async function visit(dir: string, entries: Map<string, string>): Promise<string[
     else if (entry.isDirectory()) next.push(path);
   }
   return next;
+}
+
+/**
+ * A folder holding HEAD, objects/ and refs/ is a git directory itself, found by git with no `.git`
+ * at all (`git init --bare .`, then `core.bare=false` and `core.worktree` pointing at the folder
+ * make it an ordinary repository with the command's config). Its HEAD is what makes it one, so a
+ * new HEAD there is moved aside like a new `.git`. Compared without case, as the disk may.
+ */
+function gitDirectoryHead(listed: Dirent[]): string | null {
+  const named = (name: string) => listed.find((entry) => entry.name.toLowerCase() === name);
+  const head = named('head');
+  return head && named('objects')?.isDirectory() && named('refs')?.isDirectory() ? head.name : null;
 }
 
 /** What makes an entry the same one: inode, type, and where it leads. */
@@ -105,7 +119,7 @@ export function quarantineNotice(moved: Quarantined[]): string {
     movedTo ? `${path} -> ${movedTo}` : `${path} (could not be moved; remove it before running git there)`,
   );
   return [
-    `[the command created ${moved.length === 1 ? 'a protected name' : 'protected names'} (.git, .threadline, .codex or .vscode), which sandboxed commands may not; moved aside so that no git or editor on this machine acts on it:`,
+    `[the command created ${moved.length === 1 ? 'a repository or protected name' : 'repositories or protected names'} (.git, .threadline, .codex, .vscode, or a git directory's HEAD), which sandboxed commands may not; moved aside so that no git or editor on this machine acts on ${moved.length === 1 ? 'it' : 'them'}:`,
     ...lines.map((line) => `  ${line}`),
     'To create one, run the command again outside the sandbox (sandbox_permissions: require_escalated), which the user approves.]',
   ].join('\n');

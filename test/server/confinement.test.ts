@@ -213,6 +213,19 @@ describe('confinement under approvalPolicy never', function () {
       assert.equal(existsSync(canary()), false);
     });
 
+    it('a folder made a git directory with no .git (bare, given a worktree) loses its HEAD', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      const cmd = `git init -q --bare . && git config core.bare false && git config core.worktree . && ${plant('.')}`;
+      const { server, turnId, told } = await attack(execCall({ cmd }));
+      const [item] = commandItems(server, turnId);
+      assert.equal(item!.exitCode, 0, item!.aggregatedOutput!);
+      const head = join(workspace, 'HEAD');
+      assert.ok(told.includes(`${head} -> ${head}.threadline-quarantine`));
+      assert.equal(existsSync(head), false);
+      hostGitStatus(workspace);
+      assert.equal(existsSync(canary()), false);
+    });
+
     it('a command that goes on in a session is held to the same until it ends, and its poll reports', async () => {
       rmSync(join(workspace, '.git'), { recursive: true });
       const cmd = 'echo ready; read line; git init -q .; git init -q sub; echo end';

@@ -106,7 +106,9 @@ describe('protected names that do not exist', () => {
     execFileSync('git', ['init', '-q', join(root, 'kept')]);
     mkdirSync(join(root, 'swapped', '.git'), { recursive: true });
     symlinkSync('../elsewhere', join(root, 'src', '.git'));
+    execFileSync('git', ['init', '-q', '--bare', join(root, 'old.git')]);
     const before = await snapshotNames([root]);
+    execFileSync('git', ['init', '-q', '--bare', join(root, 'new')]);
     execFileSync('git', ['init', '-q', join(root, 'a/b/c/d/e/f/g/h/i/j')]);
     mkdirSync(join(root, 'elsewhere'));
     renameSync(join(root, 'swapped', '.git'), join(root, 'swapped', 'old'));
@@ -124,12 +126,14 @@ describe('protected names that do not exist', () => {
       [
         q('a/b/c/d/e/f/g/h/i/j/.git'),
         q('busy/.git', '-2'),
+        q('new/HEAD'),
         q('case/.GIT'),
         q('src/.git'),
         q('swapped/.git'),
       ].sort((a, b) => a.path.localeCompare(b.path)),
     );
     assert.ok(readdirSync(join(root, 'kept', '.git')).includes('HEAD'));
+    assert.ok(readdirSync(join(root, 'old.git')).includes('HEAD'), 'a bare repository that was there stays');
   });
 
   it('says when the tree is larger than the walk looks at', async () => {
