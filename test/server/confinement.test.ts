@@ -291,6 +291,20 @@ describe('confinement under approvalPolicy never', function () {
       assert.doesNotMatch(item!.aggregatedOutput!, /quarantine/);
       assert.deepEqual(readdirSync(workspace).sort(), ['.git', 'README.md', 'made.txt']);
     });
+
+    it('git still finds the repository from a folder holding a placeholder .git', async () => {
+      mkdirSync(join(workspace, 'pkg'));
+      const cmd = 'git rev-parse --show-toplevel && git status --short && ls -A';
+      const { server, turnId } = await attack(execCall({ cmd, workdir: 'pkg' }));
+      const [item] = commandItems(server, turnId);
+      assert.equal(item!.exitCode, 0, item!.aggregatedOutput!);
+      // The placeholders are there for the command, and gone after it.
+      assert.equal(
+        item!.aggregatedOutput,
+        `${workspace}\n?? ../README.md\n.codex\n.git\n.threadline\n.vscode\n`,
+      );
+      assert.deepEqual(readdirSync(join(workspace, 'pkg')), []);
+    });
   });
 
   describe('apply_patch', () => {
