@@ -10,7 +10,7 @@
 // every folder but the protected ones, breadth first, up to SCAN_LIMIT folders: deeper than that
 // in a very large tree, a new repository goes unseen, and the walk says so.
 import { promises as fs, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isProtectedName, isWithin } from './protectedPaths';
 import { isPlaceholder } from './placeholders';
 
@@ -63,15 +63,17 @@ async function visit(dir: string, entries: Map<string, string>): Promise<string[
 }
 
 /**
- * A folder holding HEAD, objects/ and refs/ is a git directory itself, found by git with no `.git`
+ * A folder holding HEAD, objects and refs is a git directory itself, found by git with no `.git`
  * at all (`git init --bare .`, then `core.bare=false` and `core.worktree` pointing at the folder
  * make it an ordinary repository with the command's config). Its HEAD is what makes it one, so a
- * new HEAD there is moved aside like a new `.git`. Compared without case, as the disk may.
+ * new HEAD there is moved aside like a new `.git`. git only checks that objects and refs can be
+ * entered (a link, even an executable file, passes), so any kind counts; names compare without
+ * case, as the disk may.
  */
 function gitDirectoryHead(listed: Dirent[]): string | null {
   const named = (name: string) => listed.find((entry) => entry.name.toLowerCase() === name);
   const head = named('head');
-  return head && named('objects')?.isDirectory() && named('refs')?.isDirectory() ? head.name : null;
+  return head && named('objects') && named('refs') ? head.name : null;
 }
 
 /** What makes an entry the same one: inode, type, and where it leads. */
@@ -95,6 +97,9 @@ export async function quarantineNew(before: NameSnapshot, after: NameSnapshot): 
 }
 
 async function moveAside(path: string): Promise<string | null> {
+  // The walk met the folder under its real name; a folder swapped for a link since (by a command
+  // still running in another sandbox) would lead the rename out of the roots.
+  if ((await fs.realpath(dirname(path)).catch(() => null)) !== dirname(path)) return null;
   for (let n = 1; n < 100; n++) {
     const target = `${path}.threadline-quarantine${n === 1 ? '' : `-${n}`}`;
     // Never over something that is there: rename would replace an empty folder or a file.

@@ -14,7 +14,7 @@ import type { CommandSessions, Session } from '../exec/commandSessions';
 import type { Exit, RunningProcess } from '../exec/processRunner';
 import { shellArgv, startCommand } from '../exec/startCommand';
 import { protectedNameHint, type NameReport } from '../sandbox/nameGuard';
-import { quarantineNotice } from '../sandbox/newProtectedNames';
+import { quarantineNotice, SCAN_LIMIT } from '../sandbox/newProtectedNames';
 import { sandboxAvailability, type Availability } from '../sandbox/sandbox';
 import { workdirProblem } from '../sandbox/workdir';
 import { CommandItem } from './commandItem';
@@ -237,12 +237,13 @@ async function runExec(
 async function movedAside(attempts: Attempt[], notes: string[]): Promise<string> {
   const reports = await Promise.all(attempts.map((attempt) => attempt.released));
   const quarantined = reports.flatMap((report) => report.quarantined);
+  const notices = quarantined.length ? [quarantineNotice(quarantined)] : [];
   if (reports.some((report) => !report.complete))
-    notes.push('the writable roots hold too many folders to check all of them for new repositories.');
-  if (quarantined.length === 0) return '';
-  const notice = quarantineNotice(quarantined);
-  notes.push(notice);
-  return `\n${notice}\n`;
+    notices.push(
+      `[the writable roots hold more than ${SCAN_LIMIT} folders: not all were checked for new repositories]`,
+    );
+  notes.push(...notices);
+  return notices.map((notice) => `\n${notice}\n`).join('');
 }
 
 interface Attempt {

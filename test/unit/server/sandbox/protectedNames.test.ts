@@ -109,6 +109,10 @@ describe('protected names that do not exist', () => {
     execFileSync('git', ['init', '-q', '--bare', join(root, 'old.git')]);
     const before = await snapshotNames([root]);
     execFileSync('git', ['init', '-q', '--bare', join(root, 'new')]);
+    // git only asks that objects and refs can be entered: files and links pass as well.
+    mkdirSync(join(root, 'odd'));
+    for (const name of ['HEAD', 'objects']) writeFileSync(join(root, 'odd', name), '', { mode: 0o755 });
+    symlinkSync('/', join(root, 'odd', 'refs'));
     execFileSync('git', ['init', '-q', join(root, 'a/b/c/d/e/f/g/h/i/j')]);
     mkdirSync(join(root, 'elsewhere'));
     renameSync(join(root, 'swapped', '.git'), join(root, 'swapped', 'old'));
@@ -127,6 +131,7 @@ describe('protected names that do not exist', () => {
         q('a/b/c/d/e/f/g/h/i/j/.git'),
         q('busy/.git', '-2'),
         q('new/HEAD'),
+        q('odd/HEAD'),
         q('case/.GIT'),
         q('src/.git'),
         q('swapped/.git'),
@@ -134,6 +139,16 @@ describe('protected names that do not exist', () => {
     );
     assert.ok(readdirSync(join(root, 'kept', '.git')).includes('HEAD'));
     assert.ok(readdirSync(join(root, 'old.git')).includes('HEAD'), 'a bare repository that was there stays');
+  });
+
+  it('moves nothing through a folder swapped for a link after the walk', async () => {
+    const outside = realpathSync(tempDir('threadline-names-outside-'));
+    mkdirSync(join(outside, '.git'));
+    symlinkSync(outside, join(root, 'swapped'));
+    const after = { entries: new Map([[join(root, 'swapped', '.git'), 'dir']]), complete: true };
+    const moved = await quarantineNew({ entries: new Map(), complete: true }, after);
+    assert.deepEqual(moved, [{ path: join(root, 'swapped', '.git'), movedTo: null }]);
+    assert.deepEqual(readdirSync(outside), ['.git']);
   });
 
   it('says when the tree is larger than the walk looks at', async () => {
