@@ -312,8 +312,17 @@ describe('confinement under approvalPolicy never', function () {
       rmSync(join(workspace, '.git'), { recursive: true });
       symlinkSync('.git', join(workspace, 'gitlink'));
       const adds = ['.GIT/hooks/x', '.threadline/config.toml', '.Codex/config.toml', 'gitlink/hooks/x'];
-      const { told } = await attack([
+      // And no .git at all: a git directory made of plain names, with a config that runs a program.
+      const bare = patch(
+        ...['HEAD', 'objects/info/x', 'refs/heads/x'].flatMap((path) => [`*** Add File: ${path}`, '+x']),
+        '*** Add File: config',
+        '+[core]',
+        '+\tworktree = .',
+        `+\tfsmonitor = touch ${join(outside, 'fsmonitor-ran')}`,
+      );
+      await attack([
         ...adds.map((path, i) => patchCall(patch(`*** Add File: ${path}`, '+x'), `call_${i}`)),
+        patchCall(bare, 'call_bare'),
         { output: [{ text: 'ok' }] },
       ]);
       /** What the model was told for one call. */
@@ -329,7 +338,10 @@ describe('confinement under approvalPolicy never', function () {
         result('call_3'),
         /writes into a protected folder[^"]*gitlink\/hooks\/x \(a link to [^)]*\/\.git\/hooks\/x\)/,
       );
-      assert.match(told, /call_3/);
+      assert.match(
+        result('call_bare'),
+        /writes into a protected folder[^"]*HEAD[^"]*objects[^"]*refs[^"]*config/,
+      );
       assert.deepEqual(readdirSync(workspace).sort(), ['README.md', 'gitlink']);
     });
 
