@@ -3,13 +3,14 @@
 // whatever got created elsewhere found and moved aside once it ends (newProtectedNames.ts).
 import { promises as fs } from 'node:fs';
 import { isWithin } from './protectedPaths';
-import { releasePlaceholders, reservePlaceholders } from './placeholders';
+import { releasePlaceholders, reservePlaceholders, type Reserved } from './placeholders';
 import { quarantineNew, snapshotNames, type NameSnapshot, type Quarantined } from './newProtectedNames';
 import type { Confinement } from './writableRoots';
 
 export interface NameGuard {
   roots: string[];
-  placeholders: string[];
+  /** The placeholders this command holds, when it has any. */
+  reserved: Reserved | null;
   before: NameSnapshot;
 }
 
@@ -31,15 +32,15 @@ export async function guardNames(
   const writable = confinement.writableRoots;
   if (writable === null || writable.length === 0) return { confinement, guard: null };
   const roots = writable.map(({ root }) => root);
-  let reserved: string[] = [];
+  let reserved: Reserved | null = null;
   let withPlaceholders = confinement;
   if (placeholders) {
     const realCwd = await fs.realpath(cwd).catch(() => null);
     const folders =
       realCwd !== null && roots.some((root) => isWithin(root, realCwd)) ? [...roots, realCwd] : roots;
     const set = { paths: writable.flatMap((root) => root.readOnly), hidden: confinement.hidden };
-    const { placeholders: held, existing } = await reservePlaceholders(folders, roots, set);
-    reserved = held;
+    reserved = await reservePlaceholders(folders, roots, set);
+    const { placeholders: held, existing } = reserved;
     // bubblewrap binds every read-only path after all the roots, whichever root lists it.
     withPlaceholders = {
       ...confinement,
@@ -50,7 +51,7 @@ export async function guardNames(
   }
   return {
     confinement: withPlaceholders,
-    guard: { roots, placeholders: reserved, before: await snapshotNames(roots) },
+    guard: { roots, reserved, before: await snapshotNames(roots) },
   };
 }
 
@@ -58,7 +59,7 @@ export async function guardNames(
 export async function releaseNames(guard: NameGuard): Promise<NameReport> {
   const after = await snapshotNames(guard.roots);
   const quarantined = await quarantineNew(guard.before, after);
-  await releasePlaceholders(guard.placeholders);
+  if (guard.reserved) await releasePlaceholders(guard.reserved);
   return { quarantined, complete: after.complete };
 }
 

@@ -1,6 +1,7 @@
 // Protected names a sandboxed command created deeper down (`sub/.git`), and folders it turned into
-// git directories, found after it ends and moved aside. No mount can be placed over a name nobody can predict, and neither seccomp (it
-// sees no path strings) nor Landlock (no rule by name) can refuse `mkdir sub/.git` on Linux, so
+// git directories, found after it ends and moved aside. No mount can be placed over a name nobody
+// can predict, and neither seccomp (it sees no path strings) nor Landlock (no rule by name) can
+// refuse `mkdir sub/.git` on Linux, so
 // the writable roots are looked at before and after each command, and every protected entry that
 // is new or no longer the same (other inode, type or target: a repository made through a dangling
 // `.git` link, or a placeholder another server removed) is renamed to
@@ -12,7 +13,7 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isProtectedName, isWithin } from './protectedPaths';
-import { isPlaceholder } from './placeholders';
+import { intactPlaceholder } from './placeholders';
 
 export const SCAN_LIMIT = 20_000;
 
@@ -78,7 +79,7 @@ function gitDirectoryHead(listed: Dirent[]): string | null {
 
 /** What makes an entry the same one: inode, type, and where it leads. */
 async function identity(path: string): Promise<string> {
-  if (isPlaceholder(path)) return 'placeholder';
+  if (await intactPlaceholder(path)) return 'placeholder';
   const stat = await fs.lstat(path).catch(() => null);
   if (stat === null) return 'gone';
   const real = await fs.realpath(path).catch(() => '(dangling)');

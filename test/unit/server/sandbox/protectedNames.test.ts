@@ -95,7 +95,21 @@ describe('protected names that do not exist', () => {
     await releaseSandbox(live);
   });
 
-  it('a placeholder something was put into on the host is left with its content', async () => {
+  it('one made while another command runs, which has no mount over it, counts only while as made', async () => {
+    const running = await wrapCommand(['ls'], policy, root, {}, bwrap);
+    const later = await wrapCommand(['ls'], policy, root, {}, bwrap, join(root, 'src'));
+    // What the command already running could do to src/.git, an ordinary folder to it.
+    mkdirSync(join(root, 'src', '.git', 'hooks'));
+    const nested = join(root, 'src', '.git');
+    assert.deepEqual((await releaseSandbox(later)).quarantined, [
+      { path: nested, movedTo: `${nested}.threadline-quarantine` },
+    ]);
+    assert.deepEqual((await releaseSandbox(running)).quarantined, []);
+    assert.deepEqual(readdirSync(join(root, 'src')), ['.git.threadline-quarantine']);
+    assert.deepEqual(readdirSync(root).sort(), ['.vscode', 'src']);
+  });
+
+  it('a placeholder no running command could reach keeps what a host program put in it', async () => {
     const wrapped = await wrapCommand(['ls'], policy, root, {}, bwrap);
     writeFileSync(join(root, '.threadline', 'config.toml'), 'model = "x"\n');
     await releaseSandbox(wrapped);
