@@ -11,6 +11,7 @@ import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { Peer } from '../rpc/clientConnection';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { ErrorCodes, invalidParams, invalidRequest, RpcError } from '../rpc/rpcError';
+import { quarantineNotice } from '../sandbox/newProtectedNames';
 import { releaseSandbox, sandboxAvailability, wrapCommand } from '../sandbox/sandbox';
 import type { Services } from '../services';
 
@@ -157,8 +158,13 @@ export function commandHandlers(services: Services): HandlerTable {
       });
     }
     const exit = await child.exited;
-    releaseSandbox(wrapped);
+    const { quarantined } = await releaseSandbox(wrapped);
     if (exit.spawnError) throw invalidParams(`cannot run ${params.command[0]}: ${exit.spawnError}`);
-    return { exitCode: exit.exitCode, stdout: captures.stdout.text(), stderr: captures.stderr.text() };
+    const moved = quarantined.length ? `\n${quarantineNotice(quarantined)}\n` : '';
+    return {
+      exitCode: exit.exitCode,
+      stdout: captures.stdout.text(),
+      stderr: captures.stderr.text() + moved,
+    };
   }
 }
