@@ -1,6 +1,7 @@
 // Builds the three bundles in one run: the extension host, the headless app-server, the webview.
 // `--production` minifies without source maps (what ships); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
@@ -85,6 +86,19 @@ const onDemand = [
   },
 ];
 
+/**
+ * The core starts with a hash of its own content, which keys its V8 code cache
+ * (server/cli/codeCache.ts): the launcher reads it at no cost, where hashing the bundle at each start
+ * would not be. Built with a placeholder of the same length, so the source map stays right.
+ */
+const coreStamp = (hash) => `/*threadline-core:${hash}*/`;
+function stampCore() {
+  const file = 'dist/server-core.js';
+  const text = readFileSync(file, 'utf8');
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  writeFileSync(file, text.replace(coreStamp('0'.repeat(16)), coreStamp(hash)));
+}
+
 const builds = {
   extension: {
     ...node,
@@ -102,6 +116,7 @@ const builds = {
     ...node,
     entryPoints: { 'server-core': 'server/core.ts' },
     outdir: 'dist',
+    banner: { js: coreStamp('0'.repeat(16)) },
     plugins: onDemand
       .filter((part) => part.from === 'core')
       .map((part) => apart(part.import, `${part.bundle}.js`)),
@@ -154,6 +169,7 @@ if (watch) {
       if (!r.metafile) return;
       report(name, r);
       if (name === 'server') chmodSync('dist/server.js', 0o755);
+      if (name === 'server-core') stampCore();
     };
     const plugins = [...(options.plugins ?? []), { name: 'report', setup: (b) => b.onEnd(onEnd) }];
     const ctx = await esbuild.context({ ...options, plugins });
@@ -170,4 +186,5 @@ if (watch) {
     writeFileSync(`dist/${name}.meta.json`, JSON.stringify(result.metafile));
   }
   chmodSync('dist/server.js', 0o755);
+  stampCore();
 }

@@ -20,13 +20,18 @@ export interface AppServerOptions {
   configOverrides: string[];
 }
 
-export async function runAppServer(options: AppServerOptions): Promise<number> {
+/**
+ * `started` runs once, when the server has answered its first handshake (a WebSocket server: once
+ * it listens), before anything else it does after that.
+ */
+export async function runAppServer(options: AppServerOptions, started: () => void = () => {}): Promise<number> {
   const recentLog = new RecentLines();
   const log = createLogger(parseLogLevel(process.env.THREADLINE_LOG), recentLog.tee(stderrSink()));
   const target = parseListenUrl(options.listen);
   keepRunningOnStrayErrors(log);
   const flags = await sessionFlagsTable(options.configOverrides);
   const services = new Services(resolveHome(), log, recentLog, flags);
+  services.afterStart(started);
   const dispatch = createDispatcher(methodHandlers(services), log, toRpcError);
   const listening = await listen(target, options, dispatch, services, log);
   const stopCollecting = collectWhenIdle(log);

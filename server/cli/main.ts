@@ -19,16 +19,21 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`threadline: ${parsed.message}\n\n${usage()}`);
       return 2;
     case 'generate': {
-      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome());
+      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome()).core;
       const write = parsed.format === 'ts' ? writeTypeScript : writeJsonSchema;
       await write(parsed.out, { experimental: parsed.experimental });
       return 0;
     }
     case 'app-server': {
-      keepYoungGenerationSmall();
-      skipOptimizingCompiler();
-      const { runAppServer } = loadCore(resolveHome());
-      return runAppServer(parsed);
+      const { core, saveCache } = loadCore(resolveHome());
+      // Until the server has started, V8 runs with Node's own flags: any change to them makes Node
+      // turn down its code cache of every built-in loaded after it (crypto, net, streams, ...),
+      // which then compile from source, and ours too.
+      return core.runAppServer(parsed, () => {
+        saveCache();
+        keepYoungGenerationSmall();
+        skipOptimizingCompiler();
+      });
     }
   }
 }
@@ -38,7 +43,8 @@ async function main(argv: string[]): Promise<number> {
  * it while the process idles, so one burst of traffic left a server holding 30 MiB of empty
  * semi-space for good. Semi-spaces that do not grow keep it at 2 MiB; the extra scavenges cost a
  * streamed turn nothing measurable (bench/turnStream.ts). A command-line flag would do the same,
- * but any V8 flag there makes Node reject its built-in code cache and start ~25 ms slower.
+ * but any V8 flag there makes Node reject its built-in code cache and start ~25 ms slower. Set once
+ * the server has started: startup alone does not grow the young generation.
  */
 function keepYoungGenerationSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
