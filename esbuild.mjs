@@ -37,6 +37,44 @@ const apart = (filter, bundle) => ({
 });
 
 /**
+ * Node's modules the handshake does not need, which the core loads when one of their exports is first
+ * read rather than when a module importing them loads: loading them at startup cost ~3.5 ms of the
+ * ~15 ms a start may take over a bare Node server (bench/startup.mjs). Each import of one gets an
+ * object with a getter per export (the names are this Node's, read at build time).
+ */
+const deferredBuiltins = [
+  'crypto',
+  'child_process',
+  'readline',
+  'fs/promises',
+  'timers/promises',
+  'perf_hooks',
+  'v8',
+];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    const filter = new RegExp(`^(node:)?(${deferredBuiltins.join('|').replaceAll('/', '\\/')})$`);
+    build.onResolve({ filter }, (args) =>
+      args.namespace === 'lazy-builtin'
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const exported = Object.keys(await import(`node:${args.path}`)).filter((key) => key !== 'default');
+      return {
+        contents: `let real;
+const load = () => (real ??= require('node:${args.path}'));
+module.exports = Object.defineProperties({}, {
+${exported.map((key) => `  ${JSON.stringify(key)}: { get: () => load()[${JSON.stringify(key)}], enumerable: true },`).join('\n')}
+});`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
  * What the server loads only when a request first needs it, each in a bundle of its own, so a start
  * reads and compiles the core alone: `import` is the specifier (in `from`'s bundle) that loads it.
  */
@@ -110,6 +148,8 @@ const builds = {
     ...node,
     entryPoints: { server: 'server/cli/main.ts' },
     outdir: 'dist',
+    plugins: [lazyBuiltins],
+    define: { ...node.define, __DEFERRED_BUILTINS__: JSON.stringify(deferredBuiltins) },
     banner: { js: '#!/usr/bin/env node' },
   },
   'server-core': {
@@ -117,9 +157,12 @@ const builds = {
     entryPoints: { 'server-core': 'server/core.ts' },
     outdir: 'dist',
     banner: { js: coreStamp('0'.repeat(16)) },
-    plugins: onDemand
-      .filter((part) => part.from === 'core')
-      .map((part) => apart(part.import, `${part.bundle}.js`)),
+    plugins: [
+      lazyBuiltins,
+      ...onDemand
+        .filter((part) => part.from === 'core')
+        .map((part) => apart(part.import, `${part.bundle}.js`)),
+    ],
   },
   ...Object.fromEntries(
     onDemand.map((part) => [

@@ -1,12 +1,13 @@
 // Spawn → initialize response, beside the floor: a Node server that answers at once (floorServer.cjs),
 // spawned the same way, sampled in the same rounds. For each server: a fresh home every run, a home
 // reused by runs that each exit right after `initialize`, and a home a server ran in for 1.5 s (long
-// enough to leave its caches); and the time from closing stdin to the process's exit.
+// enough to leave its caches); and the time from closing stdin to the process's exit, right after
+// the answer (what the server does after its handshake delays it) and once the server is at rest.
 // Usage: node bench/startup.mjs [runs] [server.js ...]   (build first: node esbuild.mjs --production)
 // Several servers (e.g. a copy of an older dist/) are sampled interleaved, so a busy machine
 // slows them alike; without any, BENCH_SERVER or dist/server.js.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,6 +33,22 @@ function temp() {
 }
 process.on('exit', () => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
+/**
+ * CPU time the process has had so far, all its threads (Linux only, else NaN): a busy machine
+ * delays a start more than it makes it work more, so this compares builds better there.
+ */
+function cpuMs(pid) {
+  try {
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    const ns = tasks.map((task) =>
+      Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]),
+    );
+    return ns.reduce((a, b) => a + b, 0) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 /** One start: ms to the initialize answer, then ms from closing stdin to exit (after `keepAliveMs`). */
 function start(script, home, keepAliveMs = 0) {
   return new Promise((resolve, reject) => {
@@ -42,10 +59,11 @@ function start(script, home, keepAliveMs = 0) {
     child.on('error', reject);
     child.stdout.once('data', (chunk) => {
       const answered = performance.now() - began;
+      const cpu = cpuMs(child.pid);
       if (!String(chunk).includes('"userAgent"')) reject(new Error(`unexpected answer: ${chunk}`));
       setTimeout(() => {
         const closed = performance.now();
-        child.once('exit', () => resolve({ answered, exited: performance.now() - closed }));
+        child.once('exit', () => resolve({ answered, cpu, exited: performance.now() - closed }));
         child.stdin.end();
       }, keepAliveMs);
     });
@@ -68,9 +86,12 @@ const entries = servers.map((script) => ({
   script,
   reusedHome: join(temp(), 'home'),
   cachedHome: join(temp(), 'home'),
-  samples: { fresh: [], reused: [], cached: [], exit: [] },
+  samples: { fresh: [], reused: [], cached: [], exit: [], idleExit: [] },
+  cpu: { fresh: [], reused: [], cached: [] },
 }));
-const floor = { answered: [], exited: [] };
+/** How long a server runs before its input ends, for the exit time of a server at rest. */
+const IDLE_MS = 500;
+const floor = { answered: [], cpu: [], exited: [], idleExited: [] };
 
 // The first start of a build may write caches beside it; the reused home's previous run exits at once.
 for (const entry of entries) {
@@ -83,19 +104,27 @@ await start(floorServer, homes.fresh());
 for (let round = 0; round < runs; round++) {
   const base = await start(floorServer, homes.fresh());
   floor.answered.push(base.answered);
+  floor.cpu.push(base.cpu);
   floor.exited.push(base.exited);
+  floor.idleExited.push((await start(floorServer, homes.fresh(), IDLE_MS)).exited);
   for (const entry of entries) {
+    entry.samples.idleExit.push((await start(entry.script, entry.reusedHome, IDLE_MS)).exited);
     for (const kind of ['fresh', 'reused', 'cached']) {
-      const { answered, exited } = await start(entry.script, homes[kind](entry));
+      const { answered, cpu, exited } = await start(entry.script, homes[kind](entry));
       entry.samples[kind].push(answered);
+      entry.cpu[kind].push(cpu);
       entry.samples.exit.push(exited);
     }
   }
 }
 
 const floorMs = median(floor.answered);
+const floorCpu = median(floor.cpu);
 const fmt = (ms) => `${ms.toFixed(1).padStart(6)} ms`;
-console.log(`floor (floorServer.cjs)   answers ${fmt(floorMs)}   exits on EOF ${fmt(median(floor.exited))}`);
+console.log(
+  `floor (floorServer.cjs)   answers ${fmt(floorMs)} (CPU ${fmt(floorCpu)})   exits on EOF ${fmt(median(floor.exited))} right after it,` +
+    ` ${fmt(median(floor.idleExited))} ${IDLE_MS} ms later`,
+);
 for (const entry of entries) {
   console.log(entry.script);
   for (const [kind, label] of [
@@ -105,8 +134,12 @@ for (const entry of entries) {
   ]) {
     const m = median(entry.samples[kind]);
     const over = `+${(m - floorMs).toFixed(1)} ms over the floor`;
-    console.log(`  ${label.padEnd(22)} ${fmt(m)}   ${over.padEnd(26)} (target ≤ +15)`);
+    const cpu = `CPU +${(median(entry.cpu[kind]) - floorCpu).toFixed(1)} ms`;
+    console.log(`  ${label.padEnd(22)} ${fmt(m)}   ${over.padEnd(26)} (target ≤ +15)   ${cpu}`);
   }
-  console.log(`  ${'exit on stdin EOF'.padEnd(22)} ${fmt(median(entry.samples.exit))}`);
+  console.log(
+    `  ${'exit on stdin EOF'.padEnd(22)} ${fmt(median(entry.samples.exit))} right after initialize`,
+  );
+  console.log(`  ${''.padEnd(22)} ${fmt(median(entry.samples.idleExit))} ${IDLE_MS} ms after it`);
 }
 console.log(`median of ${runs} runs; load average ${loadavg()[0].toFixed(1)}`);

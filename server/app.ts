@@ -24,17 +24,24 @@ export interface AppServerOptions {
  * `started` runs once, when the server has answered its first handshake (a WebSocket server: once
  * it listens), before anything else it does after that.
  */
-export async function runAppServer(options: AppServerOptions, started: () => void = () => {}): Promise<number> {
+export async function runAppServer(
+  options: AppServerOptions,
+  started: () => void = () => {},
+): Promise<number> {
   const recentLog = new RecentLines();
   const log = createLogger(parseLogLevel(process.env.THREADLINE_LOG), recentLog.tee(stderrSink()));
   const target = parseListenUrl(options.listen);
   keepRunningOnStrayErrors(log);
   const flags = await sessionFlagsTable(options.configOverrides);
   const services = new Services(resolveHome(), log, recentLog, flags);
-  services.afterStart(started);
+  // Watching for idle time waits too: its V8 and timing modules are not needed to answer.
+  let stopCollecting = () => {};
+  services.afterStart(() => {
+    started();
+    stopCollecting = collectWhenIdle(log);
+  });
   const dispatch = createDispatcher(methodHandlers(services), log, toRpcError);
   const listening = await listen(target, options, dispatch, services, log);
-  const stopCollecting = collectWhenIdle(log);
   const stop = () => void listening.close();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

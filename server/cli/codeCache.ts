@@ -8,7 +8,16 @@
 // written. Two servers starting at once each write a temp file and rename it over the other's.
 // V8 checks a cache's header but not its body (a flipped byte in it crashes the process), so the
 // file starts with a CRC-32 of the rest: a damaged cache is replaced, never run.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 

@@ -2,7 +2,6 @@
 // what a Node server pays at startup, and a cached compile costs a fifth of it. Any problem with the
 // cache falls back to a plain compile.
 import { readFileSync } from 'node:fs';
-import Module from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import type * as CoreModule from '../core';
@@ -26,7 +25,7 @@ export function loadCore(home: string): LoadedCore {
   const stamp = buildStamp(source);
   const cache = stamp === undefined || !canCache() ? undefined : new CodeCache(__dirname, home, stamp);
   const cached = cache?.read();
-  const script = new Script(Module.wrap(source), { filename: file, cachedData: cached?.data });
+  const script = new Script(wrap(source), { filename: file, cachedData: cached?.data });
   const exports = {};
   const module = { exports };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -40,4 +39,9 @@ export function loadCore(home: string): LoadedCore {
       cache!.write(script.createCachedData(), cached?.folder);
     },
   };
+}
+
+/** Module.wrap's function around the source (requiring node:module loads Node's ES module loader). */
+function wrap(source: string): string {
+  return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 }
