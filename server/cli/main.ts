@@ -3,7 +3,7 @@
 import { resolveHome } from '../config/home';
 import { parseArgs, usage } from './args';
 import { loadCore } from './loadCore';
-import { afterStart, beforeStart } from './startupFlags';
+import { setRunningFlags, setStartupFlags } from './startupFlags';
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);
@@ -24,11 +24,11 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'app-server': {
-      beforeStart();
+      setStartupFlags();
       const { core, saveCache } = loadCore(resolveHome());
       return core.runAppServer(parsed, () => {
         saveCache();
-        afterStart();
+        setRunningFlags();
       });
     }
   }

@@ -20,7 +20,7 @@ const DEFAULT_SEMI_SPACE_GROWTH = '--semi-space-growth-factor=2';
 const SMALL_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 
 /** Before the core loads: what answering over stdio loads of Node's (its pipes), then the flag. */
-export function beforeStart(): void {
+export function setStartupFlags(): void {
   module.require('node:net');
   setFlagsFromString(SMALL_YOUNG_GENERATION);
 }
@@ -30,7 +30,7 @@ export function beforeStart(): void {
  * loaded with): the Node modules the core defers (esbuild.mjs, lazyBuiltins), which the warm-up
  * after the handshake needs at once, then the optimizing compiler off.
  */
-export function afterStart(): void {
+export function setRunningFlags(): void {
   setFlagsFromString(DEFAULT_SEMI_SPACE_GROWTH);
   for (const name of __DEFERRED_BUILTINS__) module.require(`node:${name}`);
   setFlagsFromString(SMALL_YOUNG_GENERATION);
