@@ -102,6 +102,15 @@ describe('the core code cache', () => {
     assert.equal(identity(file), replaced, 'not replaced again');
   });
 
+  it('comes out whole when several servers start at once on a new install', async () => {
+    const dist = install();
+    await Promise.all([1, 2, 3, 4].map(() => runOnce(dist)));
+    const folder = join(dist, 'code-cache');
+    const file = readFileSync(theCache(folder));
+    assert.equal(file.readUInt32LE(0), crc32(file.subarray(4)), 'one whole cache');
+    assert.deepEqual(readdirSync(folder), caches(folder), 'no temp file left');
+  });
+
   it('answers over a damaged cache and replaces it', async () => {
     const dist = install();
     await runOnce(dist);
