@@ -162,7 +162,12 @@ async function run(transport) {
       };
       child.stderr.on('data', onData);
     });
-    const socket = new WebSocket(url, { maxPayload: 64 * 1024 * 1024 });
+    // The token the server made for this start, printed on the line before.
+    const token = /token: (\S+)/.exec(stderr)[1];
+    const socket = new WebSocket(url, {
+      maxPayload: 64 * 1024 * 1024,
+      headers: { Authorization: `Bearer ${token}` },
+    });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     socket.on('message', (data) => onMessage(JSON.parse(String(data))));
     send = (text) => new Promise((resolve) => socket.send(text, resolve));

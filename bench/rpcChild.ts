@@ -11,6 +11,8 @@ export const benchServer = process.env.BENCH_SERVER ?? serverBundle;
 
 export interface Answer {
   id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
   result?: Record<string, unknown>;
   error?: unknown;
 }
@@ -23,12 +25,14 @@ export function rpcChild(command: string, args: string[], env: NodeJS.ProcessEnv
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
   let buffer = '';
   const waiting = new Map<number, (answer: Answer) => void>();
+  const watchers = new Set<(message: Answer) => void>();
   child.stdout.on('data', (chunk: Buffer) => {
     const lines = (buffer + chunk.toString('utf8')).split('\n');
     buffer = lines.pop()!;
     for (const line of lines) {
       const message = JSON.parse(line) as Answer;
       if (typeof message.id === 'number') waiting.get(message.id)?.(message);
+      else for (const watch of watchers) watch(message);
     }
   });
   let next = 1;
@@ -37,6 +41,16 @@ export function rpcChild(command: string, args: string[], env: NodeJS.ProcessEnv
       const id = next++;
       waiting.set(id, done);
       child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
+    });
+  /** The params of the next notification of `method` that `accept` takes (ask before causing it). */
+  const notification = (method: string, accept: (params: Record<string, unknown>) => boolean = () => true) =>
+    new Promise<Record<string, unknown>>((done) => {
+      const watch = (message: Answer) => {
+        if (message.method !== method || !accept(message.params ?? {})) return;
+        watchers.delete(watch);
+        done(message.params ?? {});
+      };
+      watchers.add(watch);
     });
   const timed = async (method: string, params: object) => {
     const start = performance.now();
@@ -51,5 +65,5 @@ export function rpcChild(command: string, args: string[], env: NodeJS.ProcessEnv
     await exited;
     clearTimeout(timer);
   };
-  return { child, call, timed, stop, rss: () => rssMiB(child.pid!) };
+  return { child, call, notification, timed, stop, rss: () => rssMiB(child.pid!) };
 }

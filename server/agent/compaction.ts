@@ -1,8 +1,12 @@
 // Compaction: the model summarizes the conversation so far, and the summary replaces it. Shown as
 // one contextCompaction item; recorded so every later turn (and a resumed thread) starts from it.
+// The request offers the thread's own tools (the model is told to answer with text) so it reads
+// the cached system prompt and tools; the context messages survive it, so the model still knows
+// where it works.
 import { randomUUID } from 'node:crypto';
 import type { ContextCompactionItem } from '../protocol/items';
-import type { ConversationEntry, ModelClient, ModelRequest } from '../providers/types';
+import type { ConversationEntry, ModelClient, ModelRequest, ToolSpec } from '../providers/types';
+import { isContextEntry } from './environmentContext';
 import { COMPACTION_PROMPT, SUMMARY_PREFIX } from './instructions';
 import type { TurnEmitter } from './turnEmitter';
 
@@ -24,14 +28,17 @@ export function needsCompaction(limits: CompactionLimits, contextTokens: number)
 export async function compact(
   client: ModelClient,
   request: Omit<ModelRequest, 'input' | 'tools'>,
+  tools: { spec: ToolSpec }[],
   conversation: ConversationEntry[],
   emit: TurnEmitter,
   signal: AbortSignal,
 ): Promise<ConversationEntry[]> {
   const item: ContextCompactionItem = { type: 'contextCompaction', id: randomUUID() };
   emit.itemStarted(item);
-  const summary = await summarize(client, request, conversation, signal);
+  const specs = tools.map((tool) => tool.spec);
+  const summary = await summarize(client, { ...request, tools: specs }, conversation, signal);
   const replacement: ConversationEntry[] = [
+    ...conversation.filter(isContextEntry),
     ...recentUserMessages(conversation),
     { kind: 'user', content: [{ type: 'text', text: SUMMARY_PREFIX + summary }] },
   ];
@@ -42,7 +49,7 @@ export async function compact(
 
 async function summarize(
   client: ModelClient,
-  request: Omit<ModelRequest, 'input' | 'tools'>,
+  request: Omit<ModelRequest, 'input'>,
   conversation: ConversationEntry[],
   signal: AbortSignal,
 ): Promise<string> {
@@ -51,7 +58,7 @@ async function summarize(
     { kind: 'user', content: [{ type: 'text', text: COMPACTION_PROMPT }] },
   ];
   const parts: string[] = [];
-  for await (const event of client.stream({ ...request, input, tools: [], outputSchema: null }, signal)) {
+  for await (const event of client.stream({ ...request, input, outputSchema: null }, signal)) {
     if (event.type === 'messageDelta') parts.push(event.delta);
     else if (event.type === 'retrying') parts.length = 0;
   }

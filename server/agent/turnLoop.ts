@@ -135,8 +135,9 @@ class Loop {
 
   private async compact(): Promise<void> {
     this.compactedThisTurn = true;
-    const { client, request } = this.spec;
-    this.conversation = await compact(client, request, this.conversation, this.emit, this.active.signal);
+    const { client, request, tools } = this.spec;
+    const { signal } = this.active;
+    this.conversation = await compact(client, request, tools, this.conversation, this.emit, signal);
     this.spec.usage.lastContextTokens = 0;
   }
 

@@ -15,6 +15,14 @@ const IMAGE_TYPES: Record<string, string> = {
   '.gif': 'image/gif',
   '.webp': 'image/webp',
 };
+const startsWith = (data: Buffer, bytes: number[], at = 0) => bytes.every((byte, i) => data[at + i] === byte);
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+const IMAGE_SIGNATURES: Record<string, (data: Buffer) => boolean> = {
+  'image/png': (data) => startsWith(data, [0x89, ...ascii('PNG\r\n'), 0x1a, 0x0a]),
+  'image/jpeg': (data) => startsWith(data, [0xff, 0xd8, 0xff]),
+  'image/gif': (data) => startsWith(data, ascii('GIF87a')) || startsWith(data, ascii('GIF89a')),
+  'image/webp': (data) => startsWith(data, ascii('RIFF')) && startsWith(data, ascii('WEBP'), 8),
+};
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const MAX_SKILL_BYTES = 256 * 1024;
 
@@ -44,6 +52,10 @@ export async function imageDataUrl(path: string, field = 'localImage'): Promise<
   const mime = IMAGE_TYPES[extname(path).toLowerCase()];
   if (!mime) throw new UserInputError(`${field} ${path}: not a PNG, JPEG, GIF or WebP image`);
   const data = await readLimited(path, MAX_IMAGE_BYTES, field);
+  // The name is the model's to choose: `key.png` may be a link to auth.json or a private key, which
+  // would otherwise go to the provider and into the thread's history as an "image".
+  if (!IMAGE_SIGNATURES[mime]!(data))
+    throw new UserInputError(`${field} ${path}: its content is not a ${mime.slice(6).toUpperCase()} image`);
   return `data:${mime};base64,${data.toString('base64')}`;
 }
 

@@ -13,6 +13,11 @@ export interface CommandCircumstances {
   /** On the known-safe read-only list. */
   knownSafe: boolean;
   /**
+   * It runs git, which reads the repository's own config, and that config can name programs
+   * (core.fsmonitor, diff and filter drivers) that even a read-only subcommand runs.
+   */
+  readsRepositoryConfig: boolean;
+  /**
    * An earlier acceptForSession or the allow rules cover it (for an escalated run: cover it to run
    * outside the sandbox).
    */
@@ -85,6 +90,16 @@ export function planCommand(c: CommandCircumstances): CommandPlan {
       kind: 'ask',
       reason: 'The command is not on the list of known-safe commands.',
       sandboxedOnceApproved: canConfine,
+    };
+  }
+  // Known safe means it only reads, which holds for git only inside the sandbox: on the host, a hostile
+  // repository's config would run its programs with the user's full rights.
+  if (c.approvalPolicy === 'untrusted' && !canConfine && c.readsRepositoryConfig) {
+    return {
+      kind: 'ask',
+      reason:
+        "git runs programs the repository's own config names (core.fsmonitor, diff and filter drivers), and nothing confines this command.",
+      sandboxedOnceApproved: false,
     };
   }
   return { kind: 'run', sandboxed: canConfine };

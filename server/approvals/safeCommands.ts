@@ -3,6 +3,15 @@
 // that write files, run programs, or open pagers and editors). A command is known by its exact
 // first word: `./cat` or `node_modules/.bin/ls` may be anything a repository ships. A line is safe
 // only when it is plain (server/exec/commandLine.ts) and every command it chains is safe.
+//
+// Bash runs some of these itself, and a builtin can do what no program can: assign a variable of the
+// shell that runs the rest of the line (PATH, HOME, BASH_CMDS), evaluate arithmetic (which runs the
+// `$(…)` of an array subscript), or change how later names are looked up. Every builtin bash has was
+// checked (test/unit/server/exec/bashDifferential.test.ts lists `compgen -b` and fails on any new
+// one that is called safe): only those below are on the list, each with the options that do any of
+// that. The rest (read, mapfile, declare, export, let, hash, enable, command, test, type, ulimit,
+// umask, set, shopt, alias, source, eval, exec, trap, …) always ask; a plain line has no assignment
+// words, `(( ))`, `[[ ]]` or declarations (the parse rejects them).
 import type { CommandLine, SimpleCommand } from '../exec/commandLine';
 
 /** Options of one tool that are not read-only: short letters, and long names (GNU-style). */
@@ -11,18 +20,32 @@ interface Unsafe {
   long?: string[];
 }
 
+/**
+ * Bash's builtins on the list. `cd` changes only the folder: every later command of a safe line is
+ * a name looked up on PATH (never a path) and only reads; it sets PWD and OLDPWD alone. `printf -v`
+ * assigns any variable, an array subscript evaluated (`printf -v 'a[$(touch x)]' y`); a format's
+ * numbers are parsed, not evaluated. `echo`, `pwd`, `true` and `false` take nothing that does more
+ * than print.
+ */
+export const SAFE_BUILTINS: Record<string, Unsafe> = {
+  cd: {},
+  echo: {},
+  false: {},
+  printf: { short: 'v' },
+  pwd: {},
+  true: {},
+};
+
 const READERS: Record<string, Unsafe> = {
+  ...SAFE_BUILTINS,
   basename: {},
   cat: {},
-  cd: {},
   // -s/--set sets the clock; -f reads dates from a file (harmless) but shares nothing we need.
   date: { short: 's', long: ['--set'] },
   df: {},
   dirname: {},
   du: {},
-  echo: {},
   egrep: {},
-  false: {},
   fgrep: {},
   // -C compiles a magic file (writes *.mgc).
   file: { short: 'C', long: ['--compile'] },
@@ -31,8 +54,6 @@ const READERS: Record<string, Unsafe> = {
   id: {},
   ls: {},
   nl: {},
-  printf: {},
-  pwd: {},
   readlink: {},
   realpath: {},
   // -o writes the sorted output; --compress-program runs one; -T writes temporary files.
@@ -41,12 +62,14 @@ const READERS: Record<string, Unsafe> = {
   tail: {},
   // -o writes the listing to a file; -R (with -H) writes 00Tree.html into every folder.
   tree: { short: 'oR' },
-  true: {},
   uname: {},
   wc: {},
   which: {},
   whoami: {},
 };
+
+/** Every command name the list knows (each still checked for its options by isSafeCommand). */
+export const KNOWN_SAFE_NAMES = [...Object.keys(READERS), 'find', 'rg', 'sed', 'git'];
 
 // find's actions that run programs or write files (find has no short clusters).
 const FIND_UNSAFE = [
@@ -126,3 +149,7 @@ function isSafeGit(args: string[]): boolean {
 export function isKnownSafe(line: CommandLine): boolean {
   return line.plain && line.commands.length > 0 && line.commands.every(isSafeCommand);
 }
+
+/** Whether some command of the line is git (see CommandCircumstances.readsRepositoryConfig). */
+export const runsGit = (line: CommandLine): boolean =>
+  line.commands.some((command) => command.words[0] === 'git');

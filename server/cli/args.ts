@@ -26,7 +26,9 @@ Options:
                       GET /healthz and /readyz answer on the same port)
   --allow-remote      allow --listen on an address other than loopback (needs --auth-token-file)
   --auth-token-file F every WebSocket client must send "Authorization: Bearer <token>", the
-                      token being the first line of F
+                      token being the first line of F. Without it, each start makes a token,
+                      prints it once on stderr and writes it to
+                      $THREADLINE_HOME/listeners/ws-PORT.token (removed when the server stops)
   --allow-origin O    let browser pages from origin O (e.g. https://app.example) connect over
                       WebSocket; any other handshake with an Origin header is refused (repeatable)
   -c, --config K=V    override a config.toml key for this run (V is a TOML value, else a string),

@@ -1,17 +1,16 @@
 // Removes secrets from text that goes into a feedback bundle: every secret we know by value (stored
-// keys and tokens, credential-looking environment variables), then anything shaped like a key.
+// keys and tokens, credential-looking environment variables), also wrapped across lines or base64
+// encoded; then anything shaped like a key (secretShapes.ts); then runs that read as random keys
+// and base64 that decodes to a secret (secretEntropy.ts).
+import { scrubRandomRuns } from './secretEntropy';
+import { REDACTED, scrubShapes } from './secretShapes';
+
+export { REDACTED };
+
 const MIN_SECRET = 8;
 const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH|CREDENTIAL|PAT$/i;
-const SHAPES: RegExp[] = [
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
-  /\b(?:ghp|gho|ghu|ghs|github_pat|glpat|xox[abpr])[-_][A-Za-z0-9_-]{16,}/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-];
-// A key-looking name followed by its value: the value goes, the name stays for context.
-const ASSIGNED =
-  /((?:api[_-]?key|token|secret|password|authorization)["']?\s*[:=]\s*["']?(?:Bearer\s+)?)([^\s"',;]{8,})/gi;
-const BEARER = /(Bearer\s+)([A-Za-z0-9._~+/=-]{12,})/g;
-export const REDACTED = '[redacted]';
+// A line break inside a value, as written or escaped in JSON, and the indentation after it.
+const BREAK = String.raw`(?:\r?\n|\\r\\n|\\n)[ \t]*`;
 
 /** Values of this process's environment variables named like credentials. */
 export function environmentSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -25,10 +24,33 @@ export function scrubber(secrets: string[]): (text: string) => string {
   const known = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET))].sort(
     (a, b) => b.length - a.length,
   );
-  return (text) => {
+  const wrapped = known.map((secret) => new RegExp([...secret].map(escape).join(`(?:${BREAK})?`), 'g'));
+  const encoded = [...new Set(known.flatMap(base64Cores))];
+  const removeKnown = (text: string) => {
     let out = text;
-    for (const secret of known) out = out.split(secret).join(REDACTED);
-    for (const shape of SHAPES) out = out.replace(shape, REDACTED);
-    return out.replace(ASSIGNED, `$1${REDACTED}`).replace(BEARER, `$1${REDACTED}`);
+    for (const pattern of wrapped) out = out.replace(pattern, REDACTED);
+    for (const core of encoded) out = out.split(core).join(REDACTED);
+    return out;
   };
+  const holdsSecret = (decoded: string) =>
+    removeKnown(decoded) !== decoded || scrubShapes(decoded) !== decoded;
+  return (text) => scrubRandomRuns(scrubShapes(removeKnown(text)), holdsSecret);
+}
+
+const escape = (char: string) => char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * The part of a secret's base64 that is the same wherever it sits in the encoded data: for each of
+ * the three byte alignments, the characters that depend on the secret's bytes alone.
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  return [0, 1, 2].flatMap((shift) => {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    // Skip the characters that mix in the padding bytes before, and those that mix in what follows.
+    const start = Math.ceil((shift * 4) / 3);
+    const end = Math.floor(((shift + bytes.length) * 4) / 3);
+    const core = encoded.slice(start, end);
+    return core.length >= 12 ? [core] : [];
+  });
 }

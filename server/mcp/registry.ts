@@ -47,14 +47,16 @@ export class McpRegistry {
 
   /**
    * The started servers a project defines for `cwd` (see projectServers.ts). One the user has not
-   * trusted yet is put to `approve` once; without a yes it never starts. A user-config server of the
-   * same name wins.
+   * trusted yet is put to `approve` once; without a yes it never starts. A server of the same name in
+   * the user's config or among the installed plugins (`installed`, which come first in the answer) wins:
+   * a repository never shadows what the user chose.
    */
   async forProject(
     cwd: string,
     approve: ((server: ProjectServer, code: NamedCode) => Promise<boolean>) | null,
+    installed: ProjectServer[] = [],
   ): Promise<McpConnection[]> {
-    return this.forDefined(await projectServers(cwd, this.log), approve);
+    return this.forDefined([...installed, ...(await projectServers(cwd, this.log))], approve);
   }
 
   /** The same for servers defined elsewhere than the user's config (projects, plugins). */

@@ -16,7 +16,7 @@ export function externalAgentConfigHandlers(services: Services): HandlerTable {
   const scopeOf = (cwd: string | null | undefined): Scope => {
     if (!cwd) return homeScope(services.home);
     if (!isAbsolute(cwd)) throw invalidParams(`Invalid params: cwd: ${cwd} is not an absolute path`);
-    return repoScope(resolve(cwd));
+    return repoScope(resolve(cwd), services.home);
   };
 
   return {

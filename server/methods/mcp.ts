@@ -29,12 +29,11 @@ export function mcpHandlers(services: Services): HandlerTable {
    */
   const listed = async (threadId: string | null | undefined): Promise<McpConnection[]> => {
     const plugins = pluginServers(await services.plugins.installed(), services.log);
-    const own = [...(await mcp.list()), ...(await mcp.forDefined(plugins, null))];
-    if (!threadId) return own;
+    if (!threadId) return [...(await mcp.list()), ...(await mcp.forDefined(plugins, null))];
     const thread = services.loaded.get(threadId);
     if (!thread?.settings)
       throw invalidParams(`thread ${threadId} is not loaded: resume it to list its project's MCP servers`);
-    return [...own, ...(await mcp.forProject(thread.settings.cwd, null))];
+    return [...(await mcp.list()), ...(await mcp.forProject(thread.settings.cwd, null, plugins))];
   };
 
   return {

@@ -137,8 +137,9 @@ export function pluginHandlers(services: Services): HandlerTable {
     ): Promise<ResultOf<'plugin/install'>> => {
       const { marketplace, plugin } = await locate(params);
       try {
-        const installed = await plugins.install(marketplace, plugin);
-        services.log.info(`installed plugin ${installed.id} from ${plugin.path}`);
+        const { installed, linksLeftOut } = await plugins.install(marketplace, plugin);
+        const leftOut = linksLeftOut.length ? ` (links left out: ${linksLeftOut.join(', ')})` : '';
+        services.log.info(`installed plugin ${installed.id} from ${plugin.path}${leftOut}`);
       } catch (error) {
         if (error instanceof PluginFolderError || error instanceof PluginInstallError) {
           throw invalidRequest(`cannot install ${plugin.name}: ${error.message}`);

@@ -1,9 +1,10 @@
 // thread/delete: removes a thread for good, with everything kept for it (its rollout, its index
-// entry, the checkpoints of its turns; its running commands stop as it unloads). A running turn
+// entry, the checkpoints of its turns, its saved settings; its running commands stop as it unloads). A running turn
 // must be stopped first.
 import type { HandlerTable } from '../rpc/dispatcher';
 import { invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
+import { forgetThreadSettings } from './savedThreadSettings';
 
 export function threadDeleteHandlers(services: Services): HandlerTable {
   return {
@@ -19,6 +20,7 @@ export function threadDeleteHandlers(services: Services): HandlerTable {
       }
       await store.delete(threadId);
       await services.checkpoints.removeThread(threadId);
+      await forgetThreadSettings(services.home, threadId);
       services.search.threadRemoved(threadId);
       // After the response, as the other lifecycle notifications; then it stops being loaded.
       setImmediate(() => {

@@ -26,10 +26,10 @@ export async function mcpToolsForTurn(
           askToTrust(gate, { threadId: active.threadId, turnId: active.turnId }, server, code);
   const connections = [
     ...(await services.mcp.started()),
-    ...(await services.mcp.forProject(settings.cwd, approve)),
-    ...(await services.mcp.forDefined(
-      pluginServers(await services.plugins.installed(), services.log),
+    ...(await services.mcp.forProject(
+      settings.cwd,
       approve,
+      pluginServers(await services.plugins.installed(), services.log),
     )),
   ];
   for (const { config, status, error } of connections) {

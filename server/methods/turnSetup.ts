@@ -1,30 +1,29 @@
 // Builds what the agent loop needs for one turn: the model client of the thread's provider, the
-// system prompt, the model's history (with a note when the previous turn did not finish), the
-// tools, and the compaction limits.
+// frozen system prompt, the model's history (with a note when the previous turn did not finish
+// and a context message when where the model works changed), the thread's tools, and the
+// compaction limits.
 import type { ActiveTurn } from '../agent/activeTurn';
 import { agentsMdSection } from '../agent/agentsMd';
-import { collaborationInstructions, previousTurnCutOff, systemPrompt } from '../agent/instructions';
-import type { AgentTool } from '../agent/tool';
+import { contextMessage, environmentContext } from '../agent/environmentContext';
+import {
+  collaborationInstructions,
+  personalityInstructions,
+  previousTurnCutOff,
+  systemPrompt,
+} from '../agent/instructions';
 import type { TurnSpec } from '../agent/turnLoop';
 import { ModelError, type ConversationEntry } from '../providers/types';
 import type { LoadedThread } from '../loadedThread';
 import type { Services } from '../services';
 import type { ThreadStore } from '../threads/threadStore';
-import { applyPatchTool } from '../tools/applyPatchTool';
-import { updatePlanTool } from '../tools/updatePlan';
-import { viewImageTool } from '../tools/viewImage';
-import { dynamicTools } from '../tools/dynamicTools';
+import { threadTools } from '../tools/threadTools';
 import { mcpToolsForTurn } from './turnMcpServers';
-import { requestUserInputTool } from '../tools/userInputTool';
-import { execCommandTool } from '../tools/execCommand';
-import { writeStdinTool } from '../tools/writeStdin';
-import { readSkillTool } from '../tools/readSkill';
 import { skillsSection } from '../skills/skillMentions';
 import type { Skill } from '../skills/skillCatalog';
 import { settingsFor } from './threadSettings';
+import { saveThreadSettings } from './savedThreadSettings';
 import { effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
-import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
-import type { CommandSessions } from '../exec/commandSessions';
+import { shellArgv } from '../exec/startCommand';
 
 export interface TurnInput {
   entries: ConversationEntry[];
@@ -43,6 +42,7 @@ export async function prepareTurn(
 ): Promise<TurnSpec> {
   const { threadId } = active;
   const settings = await settingsFor(services, store.require(threadId));
+  if (!store.isEphemeral(threadId)) await saveThreadSettings(services.home, threadId, settings);
   const config = await services.agentConfig();
   const access = await services.modelAccess(settings.modelProvider);
   if (access.missingKey) throw new ModelError('apiKeyMissing', access.missingKey);
@@ -54,39 +54,33 @@ export async function prepareTurn(
       ? [{ kind: 'developer', text: previousTurnCutOff(previous.status) }]
       : [];
   const skills = await services.skills.enabled(settings.cwd);
-  const instructions = [
-    systemPrompt({
-      cwd: settings.cwd,
-      baseInstructions: settings.baseInstructions,
-      personality: settings.personality,
-    }),
-    await agentsMdSection(services.home, settings.cwd),
-    settings.developerInstructions,
-    collaborationInstructions(settings.collaborationMode),
-    skillsSection(skills),
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  const modelHistory = history.modelHistory as ConversationEntry[];
+  const context = contextMessage(modelHistory, await currentContext(services, settings, skills));
+  if (context) notes.push(context);
   const review = input.reviewInstructions !== undefined;
   const approvals = services.approvals.gateFor(active, thread.grants);
   return {
     client: access.client,
     request: {
       model: settings.model,
-      instructions: input.reviewInstructions ?? instructions,
+      instructions: input.reviewInstructions ?? systemPrompt(settings.baseInstructions),
       reasoningEffort: settings.reasoningEffort,
       reasoningSummary: settings.reasoningSummary,
       outputSchema: input.outputSchema,
       promptCacheKey: threadId,
     },
-    history: review ? [] : (history.modelHistory as ConversationEntry[]),
+    history: review ? [] : modelHistory,
     input: review ? input.entries : [...notes, ...input.entries],
     tools: review
       ? []
-      : [
-          ...toolsFor(config, settings, thread.commands, await services.commandEnvironment(), skills),
-          ...(await mcpToolsForTurn(services, active, settings, approvals)),
-        ],
+      : threadTools({
+          config,
+          settings,
+          commands: thread.commands,
+          environment: await services.commandEnvironment(),
+          skills,
+          mcp: await mcpToolsForTurn(services, active, settings, approvals),
+        }),
     cwd: settings.cwd,
     permissions: {
       approvalPolicy: settings.approvalPolicy,
@@ -106,24 +100,19 @@ export async function prepareTurn(
   };
 }
 
-function toolsFor(
-  config: { updatePlanTool: boolean; viewImageTool: boolean },
-  settings: ThreadSettings,
-  commands: CommandSessions,
-  environment: ShellEnvironmentPolicy,
-  skills: Skill[],
-): AgentTool[] {
-  const builtIn = [
-    execCommandTool(commands, environment),
-    writeStdinTool(commands),
-    ...(config.updatePlanTool ? [updatePlanTool] : []),
-    applyPatchTool,
-    ...(config.viewImageTool ? [viewImageTool] : []),
-    ...(skills.length > 0 ? [readSkillTool(skills)] : []),
-    // As in the reference, the model may stop to ask the user questions only in plan mode.
-    ...(settings.collaborationMode?.mode === 'plan' ? [requestUserInputTool] : []),
-  ];
-  // A client's tool cannot shadow a built-in one.
-  const taken = new Set(builtIn.map((tool) => tool.spec.name));
-  return [...builtIn, ...dynamicTools(settings.dynamicTools.filter((spec) => !taken.has(spec.name)))];
+/** What the model is told of where it works this turn (environmentContext.ts sends what changed). */
+async function currentContext(services: Services, settings: ThreadSettings, skills: Skill[]) {
+  return environmentContext({
+    cwd: settings.cwd,
+    platform: process.platform,
+    shell: shellArgv('')[0]!,
+    now: new Date(),
+    approvalPolicy: settings.approvalPolicy,
+    sandboxPolicy: effectiveSandboxPolicy(settings),
+    personality: personalityInstructions(settings.personality),
+    developerInstructions: settings.developerInstructions,
+    collaborationMode: collaborationInstructions(settings.collaborationMode),
+    agentsMd: await agentsMdSection(services.home, settings.cwd),
+    skills: skillsSection(skills),
+  });
 }

@@ -4,7 +4,7 @@
 // A marketplace lives at `.agents/plugins/marketplace.json` in the user's home folder or in a
 // repository (found from a cwd up to its git root); a client may also name any marketplace file.
 // Source paths are relative to the folder holding `.agents` (or to the file's folder when the file
-// is elsewhere) and must stay inside it.
+// is elsewhere) and must stay inside it: here as written, and at install once links are resolved.
 import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -21,6 +21,8 @@ export interface MarketplacePlugin {
 export interface Marketplace {
   name: string;
   path: string;
+  /** The folder its plugins' sources are relative to, and must stay in. */
+  root: string;
   displayName: string | null;
   plugins: MarketplacePlugin[];
 }
@@ -84,5 +86,5 @@ export async function readMarketplace(path: string): Promise<Marketplace> {
     });
   }
   const display = isTable(value.interface) ? value.interface.displayName : null;
-  return { name, path, displayName: typeof display === 'string' ? display : null, plugins };
+  return { name, path, root, displayName: typeof display === 'string' ? display : null, plugins };
 }

@@ -1,11 +1,14 @@
 // Installed plugins: each a copy of its folder under `$THREADLINE_HOME/plugins/<marketplace>/<name>`,
 // with a record of where it came from. A copy is made beside the old one and renamed into place, so
-// a failed install leaves what was there. Links are not copied (a plugin from a repository could
-// point one at the user's private files), nor `.git`; a plugin too large to be one is refused.
+// a failed install leaves what was there. The plugin's folder is copied from where it really is,
+// which must be inside its marketplace's folder (a repository's `plugins/x` may be a link to the
+// user's ~/.ssh). Links inside it are left out and named (one could point at the user's private
+// files), nor is `.git` copied; a plugin too large to be one is refused.
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { constants, promises as fs } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { AppDefinition } from '../apps/appConfig';
+import { containedPath, ContainmentError } from '../fs/containedPath';
 import type { SkillRoot } from '../skills/skillScan';
 import { PART_NAME, type Marketplace, type MarketplacePlugin } from './marketplace';
 import { pluginSkillRoot, readPluginFolder, type PluginParts } from './pluginFolder';
@@ -56,15 +59,21 @@ export class PluginStore {
     return (await this.installed()).find((plugin) => plugin.id === id);
   }
 
-  async install(marketplace: Marketplace, plugin: MarketplacePlugin): Promise<InstalledPlugin> {
+  /** Installs a copy of the plugin; also says which links in its folder were left out. */
+  async install(
+    marketplace: Marketplace,
+    plugin: MarketplacePlugin,
+  ): Promise<{ installed: InstalledPlugin; linksLeftOut: string[] }> {
+    const source = await realFolder(marketplace, plugin);
     // Checked before the copy: the plugin's files must make sense on their own.
-    await readPluginFolder(plugin.path, plugin.name);
+    await readPluginFolder(source, plugin.name);
     const parent = join(this.root, marketplace.name);
     const target = join(parent, plugin.name);
     const staging = join(this.root, `.staging-${randomUUID()}`);
     await fs.mkdir(parent, { recursive: true });
+    const count: CopyCount = { files: 0, bytes: 0, linksLeftOut: [] };
     try {
-      await copyTree(plugin.path, staging, { files: 0, bytes: 0 });
+      await copyTree(source, staging, count);
       const record: InstallRecord = {
         name: plugin.name,
         marketplaceName: marketplace.name,
@@ -90,7 +99,7 @@ export class PluginStore {
     }
     const installed = await this.find(pluginId(plugin.name, marketplace.name));
     if (!installed) throw new PluginInstallError(`${plugin.name} did not install`);
-    return installed;
+    return { installed, linksLeftOut: count.linksLeftOut.map((link) => relative(source, link)) };
   }
 
   /** Removes the plugin's copy; false when it was not installed. */
@@ -120,7 +129,32 @@ export class PluginStore {
   }
 }
 
-async function copyTree(from: string, to: string, count: { files: number; bytes: number }): Promise<void> {
+/** Where the plugin's folder really is, refused when its links lead out of the marketplace's folder. */
+async function realFolder(marketplace: Marketplace, plugin: MarketplacePlugin): Promise<string> {
+  try {
+    const boundary = {
+      root: marketplace.root,
+      rootName: "the marketplace's folder",
+      userConfig: [],
+      userHome: null,
+    };
+    return await containedPath(plugin.path, boundary);
+  } catch (error) {
+    if (error instanceof ContainmentError) throw new PluginInstallError(error.message);
+    throw error;
+  }
+}
+
+interface CopyCount {
+  files: number;
+  bytes: number;
+  linksLeftOut: string[];
+}
+
+/** A link opened where a file was a moment ago fails instead of being followed (POSIX). */
+const NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+
+async function copyTree(from: string, to: string, count: CopyCount): Promise<void> {
   await fs.mkdir(to, { recursive: true });
   for (const entry of await fs.readdir(from, { withFileTypes: true })) {
     if (entry.name === '.git' || entry.name === RECORD) continue;
@@ -128,18 +162,25 @@ async function copyTree(from: string, to: string, count: { files: number; bytes:
     const target = join(to, entry.name);
     if (entry.isDirectory()) {
       await copyTree(source, target, count);
+    } else if (entry.isSymbolicLink()) {
+      count.linksLeftOut.push(source);
     } else if (entry.isFile()) {
-      const { size } = await fs.lstat(source);
-      count.files += 1;
-      count.bytes += size;
-      if (count.files > LIMITS.files || count.bytes > LIMITS.bytes) {
-        throw new PluginInstallError(
-          `the plugin is larger than ${LIMITS.files} files or ${LIMITS.bytes / 1024 / 1024} MiB`,
-        );
+      const file = await fs.open(source, NO_FOLLOW);
+      try {
+        const { size, mode } = await file.stat();
+        count.files += 1;
+        count.bytes += size;
+        if (count.files > LIMITS.files || count.bytes > LIMITS.bytes) {
+          throw new PluginInstallError(
+            `the plugin is larger than ${LIMITS.files} files or ${LIMITS.bytes / 1024 / 1024} MiB`,
+          );
+        }
+        await fs.writeFile(target, await file.readFile(), { mode: mode & 0o777 });
+      } finally {
+        await file.close();
       }
-      await fs.copyFile(source, target);
     }
-    // Links, sockets and devices are left out.
+    // Sockets and devices are left out.
   }
 }
 

@@ -1,6 +1,10 @@
 // Anthropic's Messages API: entries become alternating user/assistant messages of content blocks,
-// the raw event stream becomes model events. Prompt caching marks the tools, the system prompt
-// and the newest user message, so each request reuses the prefix the previous one cached.
+// the raw event stream becomes model events. Prompt caching marks three breakpoints: the system
+// prompt (the API caches tools, then system, so this one covers both, and together they pass the
+// 1,024-token minimum a breakpoint needs), the end of the newest user message and the end of the
+// one before it. The API looks back at most 20 blocks from a breakpoint for an earlier write, so a
+// step that adds many tool results would miss the previous request's write with only the newest
+// marked; the previous user message's end is exactly where that write was.
 import type {
   ContentBlockParam,
   MessageParam,
@@ -78,7 +82,6 @@ function body(request: ModelRequest, provider: ProviderConfig) {
   // The budget must stay below max_tokens, and at least 1,024.
   const thinkingBudget = budget ? Math.min(budget, maxTokens - 1024) : 0;
   const tools = request.tools.map(toTool);
-  if (tools.length) tools[tools.length - 1] = { ...tools[tools.length - 1]!, cache_control: CACHE };
   return {
     model: request.model,
     max_tokens: maxTokens,
@@ -86,7 +89,7 @@ function body(request: ModelRequest, provider: ProviderConfig) {
     ...(request.instructions
       ? { system: [{ type: 'text' as const, text: request.instructions, cache_control: CACHE }] }
       : {}),
-    messages: cacheNewestUserMessage(toMessages(request.input)),
+    messages: cacheLastUserMessages(toMessages(request.input), 2),
     ...(tools.length ? { tools } : {}),
     ...(thinkingBudget >= 1024
       ? { thinking: { type: 'enabled' as const, budget_tokens: thinkingBudget } }
@@ -163,13 +166,15 @@ function toolInput(entry: Extract<ConversationEntry, { kind: 'toolCall' }>): unk
   }
 }
 
-function cacheNewestUserMessage(messages: MessageParam[]): MessageParam[] {
-  for (let i = messages.length - 1; i >= 0; i--) {
+/** Marks the end of the last `count` user messages as cache breakpoints. */
+function cacheLastUserMessages(messages: MessageParam[], count: number): MessageParam[] {
+  let left = count;
+  for (let i = messages.length - 1; i >= 0 && left > 0; i--) {
     const content = messages[i]!.content;
     if (messages[i]!.role !== 'user' || !Array.isArray(content) || content.length === 0) continue;
     const lastBlock = content[content.length - 1]!;
     content[content.length - 1] = { ...lastBlock, cache_control: CACHE } as ContentBlockParam;
-    break;
+    left--;
   }
   return messages;
 }

@@ -1,6 +1,7 @@
 // Who may open a WebSocket to the server. A loopback port is reachable from every web page the user
-// visits (a browser lets any site open ws://127.0.0.1) and from DNS-rebound hostnames, and a
-// connection can run commands, so the handshake is checked before anything else happens.
+// visits (a browser lets any site open ws://127.0.0.1), from DNS-rebound hostnames and from every
+// local program, and a connection can run commands, so the handshake is checked before anything
+// else happens.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isLoopback } from './listen';
@@ -11,8 +12,8 @@ export interface AdmissionPolicy {
   port: number;
   /** Browser origins let in (`--allow-origin`); any other Origin header is refused. */
   allowOrigins: readonly string[];
-  /** A client must send `Authorization: Bearer <token>` when set. */
-  token: string | null;
+  /** Every client must send `Authorization: Bearer <token>`, on loopback too. */
+  token: string;
 }
 
 export type Admission = { ok: true } | { ok: false; status: 401 | 403; reason: string };
@@ -27,7 +28,7 @@ export function admitHandshake(headers: IncomingHttpHeaders, policy: AdmissionPo
   if (isLoopback(policy.host) && !isOwnHost(headers.host, policy)) {
     return { ok: false, status: 403, reason: `host ${headers.host ?? '(none)'} is not this listener` };
   }
-  if (policy.token !== null && !bearerMatches(headers.authorization, policy.token)) {
+  if (!bearerMatches(headers.authorization, policy.token)) {
     return { ok: false, status: 401, reason: 'missing or wrong bearer token' };
   }
   return { ok: true };

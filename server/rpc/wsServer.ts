@@ -6,6 +6,7 @@ import type { Logger } from '../log';
 import { ClientConnection, type Dispatch } from './clientConnection';
 import { isLoopback, type Listening } from './listen';
 import { DEFAULT_MAX_LINE_BYTES } from './ndjson';
+import { spawnedPeer } from './spawnedPeer';
 import { admitHandshake } from './wsAdmission';
 import { wsTransport } from './wsTransport';
 
@@ -15,8 +16,8 @@ export interface WsOptions {
   allowRemote: boolean;
   /** Browser origins allowed to connect; any other handshake with an Origin is refused. */
   allowOrigins: readonly string[];
-  /** The bearer token every handshake must carry; required with allowRemote. */
-  token: string | null;
+  /** The bearer token every handshake must carry (see listenerToken.ts). */
+  token: string;
   maxMessageBytes?: number;
   isReady: () => boolean;
 }
@@ -32,21 +33,23 @@ export async function serveWebSocket(
         'agent. Pass --allow-remote to do it anyway.',
     );
   }
-  if (options.allowRemote && options.token === null) {
-    throw new Error(
-      '--allow-remote needs --auth-token-file: without a token anyone who can reach the port could drive the agent',
-    );
-  }
   const http = createServer((request, response) => answerHttp(request, response, options.isReady));
   const wss = new WebSocketServer({
     server: http,
     maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES,
     verifyClient: ({ req }, answer) => {
       const { port } = http.address() as AddressInfo;
+      const refuse = (status: 401 | 403, reason: string) => {
+        log.warn(`refused a WebSocket handshake from ${req.socket.remoteAddress}: ${reason}`);
+        answer(false, status, status === 401 ? 'Unauthorized' : 'Forbidden');
+      };
       const admission = admitHandshake(req.headers, { ...options, port });
-      if (admission.ok) return answer(true);
-      log.warn(`refused a WebSocket handshake from ${req.socket.remoteAddress}: ${admission.reason}`);
-      answer(false, admission.status, admission.status === 401 ? 'Unauthorized' : 'Forbidden');
+      if (!admission.ok) return refuse(admission.status, admission.reason);
+      // Checked whatever the token: a process we started must not drive the server that confines it.
+      spawnedPeer(req.socket).then(
+        (reason) => (reason === null ? answer(true) : refuse(403, reason)),
+        (error: Error) => refuse(403, `cannot tell who connected: ${error.message}`),
+      );
     },
   });
   wss.on('connection', (socket, request) => {

@@ -5,12 +5,15 @@ import { promises as fs } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { SkillErrorInfo, SkillMetadata, SkillsListEntry } from '../protocol/skillMethods';
 import { disabledSkillPaths } from './skillConfig';
+import { byPrecedence } from './skillPrecedence';
 import { SKILL_FILE } from './skillFile';
 import { skillRoots } from './skillRoots';
 import { scanRoot, type FoundSkill, type SkillRoot } from './skillScan';
 
 export interface Skill extends FoundSkill {
   enabled: boolean;
+  /** A repository's skill renamed for a turn: the name it shares with a skill that comes first. */
+  sharesNameWith?: string;
 }
 
 interface Discovery {
@@ -34,11 +37,16 @@ export class SkillCatalog {
     return { cwd, skills: skills.map((skill) => metadata(skill, !disabled.has(skill.path))), errors };
   }
 
-  /** The skills a turn in `cwd` may use: on, and in the order a `$name` resolves them. */
+  /**
+   * The skills a turn in `cwd` may use: on, in the order a `$name` resolves them (the user's before
+   * a repository's, which is renamed where it shares a name: skillPrecedence.ts).
+   */
   async enabled(cwd: string): Promise<Skill[]> {
     const { skills } = await this.discover(cwd, [], false);
     const disabled = await disabledSkillPaths(this.home);
-    return skills.filter((skill) => !disabled.has(skill.path)).map((skill) => ({ ...skill, enabled: true }));
+    return byPrecedence(
+      skills.filter((skill) => !disabled.has(skill.path)).map((skill) => ({ ...skill, enabled: true })),
+    );
   }
 
   /** Forgets every scan: the next list reads the folders again. */

@@ -1,6 +1,7 @@
 // `$name` in a prompt asks for that skill as a `skill` input item would. The mentioned skills are
 // added to what the model is shown (the user's message stays as typed); a skill the input already
-// carries as an item is not added twice, and a name no enabled skill has is left as text.
+// carries as an item is not added twice, and a name no enabled skill has is left as text. Names
+// resolve in the order of skillPrecedence.ts: the user's skill, never a repository's of that name.
 import { dirname } from 'node:path';
 import type { UserInput } from '../protocol/userInput';
 import type { Skill } from './skillCatalog';
@@ -40,9 +41,12 @@ function resolveMention(token: string, skills: Skill[]): Skill | undefined {
 /** The system prompt's section naming the skills the model may open with read_skill. */
 export function skillsSection(skills: Skill[]): string | null {
   if (skills.length === 0) return null;
-  const lines = skills.map(
-    (skill) => `- ${skill.name}: ${skill.description.replace(/\s+/g, ' ')} (${dirname(skill.path)})`,
-  );
+  const lines = skills.map((skill) => {
+    const whose = skill.sharesNameWith
+      ? ` [the repository's skill named "${skill.sharesNameWith}"; \`$${skill.sharesNameWith}\` and read_skill "${skill.sharesNameWith}" mean the one listed above]`
+      : '';
+    return `- ${skill.name}: ${skill.description.replace(/\s+/g, ' ')} (${dirname(skill.path)})${whose}`;
+  });
   return [
     '# Skills',
     'Skills are instructions the user keeps for particular kinds of work. These are available:',

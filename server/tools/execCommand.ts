@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { ApprovalDecision } from '../agent/approvalGate';
 import { parseArguments, ToolInputError, type AgentTool, type ToolContext } from '../agent/tool';
 import { planCommand, wantsSandbox } from '../approvals/commandPolicy';
-import { isKnownSafe } from '../approvals/safeCommands';
+import { isKnownSafe, runsGit } from '../approvals/safeCommands';
 import { commandActions } from '../exec/commandActions';
 import { parseCommandLine } from '../exec/commandLine';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
@@ -114,6 +114,7 @@ async function runExec(
     sandboxAvailable: availability.kind !== 'none',
     escalated,
     knownSafe: isKnownSafe(line),
+    readsRepositoryConfig: runsGit(line),
     allowedForSession: await approvals.commandAllowedForSession(line, escalated),
     rule: await approvals.commandRule(line),
   });

@@ -20,7 +20,9 @@ export function readSkillTool(skills: Skill[]): AgentTool {
       parameters: {
         type: 'object',
         properties: {
-          name: { type: 'string', enum: [...new Set(skills.map((skill) => skill.name))] },
+          // No enum of the names: the schema stays the same as skills come and go, so the thread's
+          // tool list (and the prompt cache after it) does too. The context lists the skills.
+          name: { type: 'string', description: 'The name of a skill the context lists.' },
           file: {
             type: 'string',
             description: "A path relative to the skill's folder; leave it out for the instructions.",
@@ -35,9 +37,10 @@ export function readSkillTool(skills: Skill[]): AgentTool {
       const { name, file } = parseArguments(call);
       const skill = skills.find((candidate) => candidate.name === name);
       if (!skill) {
-        throw new ToolInputError(
-          `no skill named ${String(name)}; available: ${skills.map((s) => s.name).join(', ')}`,
-        );
+        const available = skills.length
+          ? `available: ${skills.map((s) => s.name).join(', ')}`
+          : 'none is available';
+        throw new ToolInputError(`no skill named ${String(name)}; ${available}`);
       }
       if (file !== undefined && typeof file !== 'string') throw new ToolInputError('`file` must be a string');
       const wanted = file ? resolve(skill.realFolder, file) : join(skill.realFolder, SKILL_FILE);

@@ -7,7 +7,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, instructionsOf, startThread, startTurn, turnCompleted } from '../support/agent';
+import {
+  agentEnv,
+  agentHome,
+  contextMessagesOf,
+  instructionsOf,
+  newestContextOf,
+  startThread,
+  startTurn,
+  turnCompleted,
+} from '../support/agent';
 import { ServerProcess, tempDir } from '../support/serverProcess';
 
 describe('AGENTS.md', function () {
@@ -28,7 +37,7 @@ describe('AGENTS.md', function () {
     return { outside, root, pkg };
   }
 
-  /** A thread in `cwd`; each call of the function it returns runs a turn and answers its instructions. */
+  /** A thread in `cwd`; each call of the function it returns runs a turn and answers its newest context message. */
   async function threadIn(home: string, cwd: string): Promise<() => Promise<string>> {
     server = ServerProcess.start({ home, env: agentEnv });
     await server.initialize({ name: 'threadline_vscode' });
@@ -36,7 +45,7 @@ describe('AGENTS.md', function () {
     return async () => {
       model.script({ output: [{ text: 'OK.' }] });
       await turnCompleted(server!, (await startTurn(server!, threadId, 'Go')).id);
-      return instructionsOf(model.requests.at(-1)!);
+      return newestContextOf(model.requests.at(-1)!);
     };
   }
 
@@ -82,11 +91,20 @@ describe('AGENTS.md', function () {
     assert.doesNotMatch(second, /Version one\./);
     assert.match(third, /\[cut off: the project's AGENTS\.md files may hold 32768 bytes\]/);
     assert.doesNotMatch(third, /THE END/);
+    // An edit is appended as an update; what the model was told before stays as it was sent, and the
+    // system prompt does not move, so each request extends the one before it.
+    const [one, two, three] = model.requests.slice(-3);
+    assert.match(second, /^<threadline_context_update>/);
+    assert.deepEqual(contextMessagesOf(three!).slice(0, 2), contextMessagesOf(two!));
+    assert.deepEqual(contextMessagesOf(two!).slice(0, 1), contextMessagesOf(one!));
+    assert.equal(instructionsOf(three!), instructionsOf(one!));
+    assert.doesNotMatch(instructionsOf(one!), /Version one/);
   });
 
   it('adds nothing when there is no AGENTS.md', async () => {
     const { pkg } = project();
-    const instructions = await (await threadIn(agentHome('responses', model.baseUrl), pkg))();
-    assert.doesNotMatch(instructions, /AGENTS\.md/);
+    const context = await (await threadIn(agentHome('responses', model.baseUrl), pkg))();
+    assert.match(context, /^<threadline_context>\nWorking directory: /);
+    assert.doesNotMatch(context, /AGENTS\.md/);
   });
 });

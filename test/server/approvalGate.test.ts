@@ -1,8 +1,9 @@
-// Issue 16's attacks through the real server, the scripted model and real bubblewrap: under
-// `untrusted` every hostile line asks (the test declines, then checks the disk), plain read-only
+// Issue 16's attacks (and issue 29's `printf -v`) through the real server, the scripted model and
+// real bubblewrap: under `untrusted` every hostile line asks (the test declines, then checks the disk), plain read-only
 // commands still run without asking, a session yes on a pipeline allows that line only, the user's
 // rules refuse or ask, and a patch to the editor's settings always asks.
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScriptedResponse } from '../fixtures/modelServer/scenario';
@@ -29,6 +30,11 @@ const HOSTILE = [
   'git grep -O"touch pwned-pager-short;" -e demo',
   './cat README.md',
   'node_modules/.bin/ls',
+  // Issue 29: a builtin that assigns before the next command runs (a planted ./ls, ./cat).
+  "printf -v 'a[$(touch pwned-subscript)]' y",
+  'printf -v PATH . ; ls',
+  "printf -v 'BASH_CMDS[ls]' ./cat; ls",
+  'printf -v HOME . ; git status',
 ];
 
 const READ_ONLY = [
@@ -39,6 +45,8 @@ const READ_ONLY = [
   'head -n 1 README.md',
   'wc -l README.md',
   'grep -n demo README.md',
+  "printf '%s\\n' a",
+  "printf '%s\\n' a; ls",
 ];
 
 /** One model turn that runs each command in turn (a new request after each result), then answers. */
@@ -55,10 +63,10 @@ describe('the approval gate against the issue 16 attacks', function () {
   const start = useServers();
   const newHome = () => agentHome('responses', model.baseUrl);
 
-  async function setUp(approvalPolicy: string, home = newHome()) {
+  async function setUp(approvalPolicy: string, home = newHome(), sandbox = 'workspace-write') {
     const repo = gitRepo();
     // Look-alikes of readers, as a cloned repository can ship them.
-    for (const fake of ['cat', 'node_modules/.bin/ls']) {
+    for (const fake of ['cat', 'ls', 'node_modules/.bin/ls']) {
       mkdirSync(join(repo, fake, '..'), { recursive: true });
       writeFileSync(join(repo, fake), '#!/bin/sh\ntouch pwned-look-alike\n');
       chmodSync(join(repo, fake), 0o755);
@@ -67,7 +75,7 @@ describe('the approval gate against the issue 16 attacks', function () {
     const { thread } = await server.call<{ thread: { id: string } }>('thread/start', {
       cwd: repo,
       approvalPolicy,
-      sandbox: 'workspace-write',
+      sandbox,
     });
     return { repo, server, threadId: thread.id, home };
   }
@@ -101,6 +109,27 @@ describe('the approval gate against the issue 16 attacks', function () {
       items.map((item) => [item.command, item.status, item.exitCode]),
       READ_ONLY.map((command) => [command, 'completed', 0]),
     );
+  });
+
+  it('asks before a known-safe git that runs on the host: the repository config could run a program', async () => {
+    const { repo, server, threadId } = await setUp('untrusted', newHome(), 'danger-full-access');
+    const canary = join(tempDir(), 'fsmonitor-ran');
+    execFileSync('git', ['config', 'core.fsmonitor', `touch ${canary}; false`], { cwd: repo });
+    model.script(...execCalls(['git status', 'ls']));
+    const turn = await startTurn(server, threadId, 'Look around');
+    const request = await serverRequest(server, APPROVAL);
+    assert.equal((request.params as { command: string }).command, 'git status');
+    assert.match((request.params as { reason: string }).reason, /core\.fsmonitor/);
+    answer(server, request, { decision: 'decline' });
+    assert.equal((await turnCompleted(server, turn.id, 30_000)).status, 'completed');
+    assert.deepEqual(
+      commandItems(server, turn.id).map((item) => [item.command, item.status]),
+      [
+        ['git status', 'declined'],
+        ['ls', 'completed'],
+      ],
+    );
+    assert.equal(existsSync(canary), false);
   });
 
   it('a session yes on `cat setup.sh | bash` allows that line again, not `bash -c` of anything', async () => {

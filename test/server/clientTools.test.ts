@@ -51,10 +51,17 @@ describe('tools answered by the client', function () {
   const request = (s: ServerProcess, method: string) =>
     s.next((m: Incoming) => m.method === method && m.id !== undefined);
 
-  it('request_user_input: offered in plan mode only, its questions asked and the answers given to the model', async () => {
+  it('request_user_input: refused outside plan mode, its questions asked and the answers given to the model in it', async () => {
     const s = await start();
     const { thread } = await s.call<{ thread: { id: string } }>('thread/start', {});
     model.script(
+      {
+        output: [
+          {
+            toolCall: { name: 'request_user_input', arguments: JSON.stringify(QUESTIONS), callId: 'call_0' },
+          },
+        ],
+      },
       { output: [{ text: 'No questions.' }] },
       {
         output: [
@@ -67,7 +74,10 @@ describe('tools answered by the client', function () {
     );
     const plain = await startTurn(s, thread.id, 'hi');
     await turnCompleted(s, plain.id);
-    assert.ok(!toolNames(model.requests[0]!).includes('request_user_input'), 'not offered outside plan mode');
+    // Listed outside plan mode too (one tool list per thread keeps the prompt cache), but refused.
+    assert.ok(toolNames(model.requests[0]!).includes('request_user_input'));
+    assert.match(bodyText(model.requests[1]!), /request_user_input works only in plan mode/);
+    assert.ok(!s.received.some((m) => m.method === 'item/tool/requestUserInput'), 'nobody was asked');
 
     const turn = await startTurn(s, thread.id, 'plan the storage', { collaborationMode: PLAN_MODE });
     const asked = await request(s, 'item/tool/requestUserInput');
@@ -88,8 +98,12 @@ describe('tools answered by the client', function () {
     s.send({ id: asked.id, result: { answers: { db_choice: { answers: ['Postgres'] } } } });
 
     assert.equal((await turnCompleted(s, turn.id)).status, 'completed');
-    assert.ok(toolNames(model.requests[1]!).includes('request_user_input'), 'offered in plan mode');
-    assert.match(bodyText(model.requests[2]!), /db_choice.*Postgres/);
+    assert.deepEqual(
+      toolNames(model.requests[2]!),
+      toolNames(model.requests[0]!),
+      'the same tools in plan mode',
+    );
+    assert.match(bodyText(model.requests[3]!), /db_choice.*Postgres/);
     await s.notification('serverRequest/resolved', (p) => p.requestId === asked.id);
   });
 

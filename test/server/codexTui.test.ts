@@ -58,7 +58,7 @@ describe('the real Codex TUI (codex --remote) against our server', function () {
     });
     // The TUI stops at once without config/read (and configRequirements/read): until the server
     // serves them, this test cannot run, and says why instead of failing on a missing feature.
-    const probe = await WsClient.connect(server.url);
+    const probe = await WsClient.connect(server.url, server.token);
     await probe.initialize({ name: 'threadline_tests' });
     const missing = [];
     for (const method of ['config/read', 'configRequirements/read']) {
@@ -83,12 +83,32 @@ describe('the real Codex TUI (codex --remote) against our server', function () {
         '',
       ].join('\n'),
     );
-    const env = { ...process.env, CODEX_HOME: tuiHome, TERM: 'xterm-256color', RUST_LOG: 'error' };
+    const env = {
+      ...process.env,
+      CODEX_HOME: tuiHome,
+      TERM: 'xterm-256color',
+      RUST_LOG: 'error',
+      THREADLINE_TOKEN: server.token,
+    };
     const args = [driver, '--rows', '40', '--cols', '120', '--timeout', '60', '--type', PROMPT];
-    const driven = run('python3', [...args, '--expect', ANSWER, '--', codexBin, '--remote', server.url], {
-      cwd: workspace,
-      env,
-    });
+    const driven = run(
+      'python3',
+      [
+        ...args,
+        '--expect',
+        ANSWER,
+        '--',
+        codexBin,
+        '--remote',
+        server.url,
+        '--remote-auth-token-env',
+        'THREADLINE_TOKEN',
+      ],
+      {
+        cwd: workspace,
+        env,
+      },
+    );
     tui = driven.child;
     const status = await driven.exited;
     // The driver prints what was drawn as plain text.
@@ -106,7 +126,7 @@ describe('the real Codex TUI (codex --remote) against our server', function () {
       /\b(config|configRequirements|thread|turn)\/[\w/]+ failed|Method not found: (config|thread|turn)/,
     );
 
-    client = await WsClient.connect(server.url);
+    client = await WsClient.connect(server.url, server.token);
     await client.initialize({ name: 'threadline_tests' });
     const { data } = await client.call<{ data: Thread[] }>('thread/list', { limit: 50 });
     const thread = data.find((t) => t.preview === PROMPT);

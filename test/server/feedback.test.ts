@@ -1,12 +1,12 @@
 // feedback/upload writes a local bundle (there is no upstream service): the report, the thread's
 // rollout, the server's recent log and extra log files, scrubbed of every secret the server knows and
-// of anything shaped like one, owner-only. windowsSandbox/setupStart answers as the spec says and then
+// of anything shaped like one (keys, tokens, private key blocks, credential assignments), owner-only. windowsSandbox/setupStart answers as the spec says and then
 // reports, on every platform here, that there is nothing to set up.
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentHome, runTurn, startThread } from '../support/agent';
+import { agentEnv, agentHome, runTurn, startThread } from '../support/agent';
 import { tempDir, useServers } from '../support/serverProcess';
 
 const STORED_KEY = 'sk-stored-feedback-key-0123456789';
@@ -61,6 +61,54 @@ describe('feedback/upload and windowsSandbox/setupStart', () => {
       }
     }
     assert.match(rollout, /\[redacted\]/);
+    server.assertSchemaClean();
+  });
+
+  it('scrubs secrets by shape from the rollout and extra files, keeping the JSON lines and commit ids', async () => {
+    const home = agentHome('responses', model.baseUrl);
+    const server = await start(home, 'threadline_vscode', agentEnv);
+    const threadId = await startThread(server);
+    // Fake secrets of the shapes issue 29 found kept, built here so no scanner takes them for leaks.
+    const body = 'MIIEowIBAAKCAQEA7' + 'aB3dE6gH9kL2mN5pQ8rS1tU4vW7xY0z'.repeat(2);
+    const secrets = {
+      pem: `-----BEGIN RSA PRIVATE KEY-----\n${body}\n${body.slice(3)}\n-----END RSA PRIVATE KEY-----`,
+      jwt: `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'Xy1_'.repeat(10)}`,
+      google: `AIza${'Sy9aB3dE6gH9kL2mN5pQ8rS1tU4vW7xY0'}`,
+      slack: `xoxb-${'123456789012'}-${'aB3dE6gH9kL2mN5pQ8rS1tU4'}`,
+      aws: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCY' + 'EXAMPLEKEY',
+      basic: Buffer.from('deploy:hunter2hunter2').toString('base64'),
+    };
+    const text = [
+      `Here is my key:\n${secrets.pem}`,
+      `jwt ${secrets.jwt} google ${secrets.google} slack ${secrets.slack}`,
+      `aws_secret_access_key = ${secrets.aws}`,
+      `Authorization: Basic ${secrets.basic}`,
+      'It broke at commit 4e494fc0a1b2c3d4e5f60718293a4b5c6d7e8f90.',
+    ].join('\n');
+    model.script({ output: [{ text: 'Noted.' }] });
+    assert.equal((await runTurn(server, threadId, text)).status, 'completed');
+    const extra = join(tempDir('threadline-feedback-extra-'), 'client.log');
+    writeFileSync(extra, `${text}\n`);
+    const result = await server.call<{ threadId: string }>('feedback/upload', {
+      classification: 'bug',
+      threadId,
+      extraLogFiles: [extra],
+    });
+    const folder = join(home, 'feedback', result.threadId);
+    const rollout = readFileSync(join(folder, 'rollout.jsonl'), 'utf8');
+    for (const line of rollout.split('\n').filter(Boolean)) JSON.parse(line);
+    for (const file of readdirSync(folder)) {
+      const saved = readFileSync(join(folder, file), 'utf8');
+      for (const [shape, secret] of Object.entries(secrets)) {
+        const part = shape === 'pem' ? body : secret;
+        assert.ok(!saved.includes(part), `${file} keeps the ${shape} secret`);
+      }
+    }
+    for (const saved of [rollout, readFileSync(join(folder, 'extra-1-client.log'), 'utf8')]) {
+      assert.match(saved, /It broke at commit 4e494fc0a1b2c3d4e5f60718293a4b5c6d7e8f90\./);
+      assert.match(saved, /aws_secret_access_key = \[redacted\]/);
+      assert.match(saved, /Authorization: Basic \[redacted\]/);
+    }
     server.assertSchemaClean();
   });
 

@@ -7,7 +7,9 @@ import {
   agentEnv,
   agentHome,
   completedItems,
+  contextMessagesOf,
   instructionsOf,
+  newestContextOf,
   startThread,
   startTurn,
   turnCompleted,
@@ -65,8 +67,14 @@ describe('plan mode and personality', function () {
     assert.equal(streamed(server, 'item/agentMessage/delta', message.id), message.text);
 
     const [first] = model.requests;
-    assert.match(instructionsOf(first!), /You are in plan mode/);
-    assert.match(instructionsOf(first!), /# Personality\nBe direct/);
+    const told = newestContextOf(first!);
+    assert.match(told, /# Collaboration mode\nYou are in plan mode/);
+    assert.match(told, /# Personality\nBe direct/);
+    assert.doesNotMatch(
+      instructionsOf(first!),
+      /You are in plan mode|# Personality/,
+      'the system prompt stays frozen',
+    );
 
     // The next turn names neither: both stay; then the default mode drops the plan instructions.
     model.script({ output: [{ text: 'Still planning.' }] }, { output: [{ text: 'Doing it.' }] });
@@ -77,9 +85,12 @@ describe('plan mode and personality', function () {
     });
     await turnCompleted(server, third.id);
     const [, refine, go] = model.requests;
-    assert.match(instructionsOf(refine!), /You are in plan mode/);
-    assert.doesNotMatch(instructionsOf(go!), /plan mode/);
-    assert.match(instructionsOf(go!), /# Personality\nBe direct/);
+    assert.deepEqual(contextMessagesOf(refine!), contextMessagesOf(first!), 'nothing changed, nothing added');
+    assert.deepEqual(contextMessagesOf(go!).slice(0, 1), contextMessagesOf(first!), 'what was sent stays');
+    const update = newestContextOf(go!);
+    assert.match(update, /^<threadline_context_update>\n# Collaboration mode\nNo longer in force/);
+    assert.doesNotMatch(update, /Personality/, 'the personality stays as told');
+    assert.equal(instructionsOf(go!), instructionsOf(first!));
     // The model keeps the whole answer, tags included, in its history.
     assert.match(JSON.stringify(go!.body.input), /<proposed_plan>\\n1\. Edit a\.ts\\n<\/proposed_plan>/);
   });

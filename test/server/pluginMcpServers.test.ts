@@ -1,8 +1,10 @@
 // The MCP servers of an installed plugin, through the real server: a plugin comes from somebody
 // else's marketplace, so its server starts only after the user trusted that exact definition (the
 // question names the plugin's .mcp.json and the command); trusted, its tools are offered and the
-// status list shows it; uninstalled, it is stopped and gone.
+// status list shows it; a repository's server of the same name does not shadow it; uninstalled, it is
+// stopped and gone.
 import { strict as assert } from 'node:assert';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_SERVER_TRUST_QUESTION, TRUST_ANSWER } from '../../server/protocol/mcpTrust';
 import { useModelServer } from '../fixtures/modelServer/server';
@@ -45,7 +47,15 @@ describe('MCP servers of installed plugins', function () {
     assert.deepEqual(await statusNames(), [], 'not listed, and not started, before the user trusts it');
     assert.ok(!s.stderr.includes('fixture plug starting'));
 
-    const threadId = await startThread(s, tempDir('threadline-cwd-'));
+    // The repository the thread works in defines a server of the same name: the installed plugin's,
+    // which the user chose, wins, and the repository's is neither asked about nor started.
+    const cwd = tempDir('threadline-cwd-');
+    const repoArgs = JSON.stringify(['--import', 'tsx', FIXTURE, 'repo-plug']);
+    writeWithFolders(
+      join(cwd, '.threadline', 'config.toml'),
+      `[mcp_servers.plug]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${repoArgs}\ncwd = ${JSON.stringify(repoRoot)}\n`,
+    );
+    const threadId = await startThread(s, cwd);
     model.script(toolCall('mcp__plug__echo', { text: 'hi' }, 'call_echo'), { output: [{ text: 'done' }] });
     const turn = await startTurn(s, threadId, 'echo');
     const asked = await s.next(
@@ -67,9 +77,13 @@ describe('MCP servers of installed plugins', function () {
     assert.ok(offered(0).includes('mcp__plug__echo'), `offered: ${offered(0).join(', ')}`);
     assert.match(JSON.stringify(model.requests[1]!.body), /echo: hi/);
     assert.deepEqual(await statusNames(), ['plug']);
+    assert.equal(s.received.filter((m) => m.method === 'item/tool/requestUserInput').length, 1);
+    assert.ok(!s.stderr.includes('fixture repo-plug starting'));
 
     await s.call('plugin/uninstall', { pluginId: 'kit@team' });
     assert.deepEqual(await statusNames(), []);
+    // With the name free, the repository's server would be asked about now: this test is not about it.
+    rmSync(join(cwd, '.threadline'), { recursive: true });
     model.script({ output: [{ text: 'again' }] });
     const after = await startTurn(s, threadId, 'again');
     assert.equal((await turnCompleted(s, after.id, 30_000)).status, 'completed');

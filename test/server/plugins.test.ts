@@ -3,7 +3,7 @@
 // into the home (links left behind) and its skill and app appear, plugin/uninstall takes them away.
 // Broken marketplaces are reported, and entries or ids that reach outside their folders refused.
 import { strict as assert } from 'node:assert';
-import { existsSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo } from '../../server/protocol/appMethods';
 import type { SkillsListEntry } from '../../server/protocol/skillMethods';
@@ -122,6 +122,10 @@ describe('plugins', () => {
     const copy = join(server.home, 'plugins', 'team', 'lint-kit');
     assert.ok(existsSync(join(copy, 'skills', 'lint', 'SKILL.md')));
     assert.ok(!existsSync(join(copy, 'skills', 'lint', 'key.md')), 'a link is not copied');
+    assert.match(
+      server.stderr,
+      /installed plugin lint-kit@team from .* \(links left out: skills\/lint\/key\.md\)/,
+    );
     assert.deepEqual(await skillNames(server, cwd), [['lint', 'lint-kit@team']]);
     const apps = await server.call<{ data: AppInfo[] }>('app/list', {});
     assert.deepEqual(
@@ -168,5 +172,43 @@ describe('plugins', () => {
     const remote = await server.request('plugin/read', { pluginName: 'x', remoteMarketplaceName: 'openai' });
     assert.equal(remote.error?.code, -32600);
     assert.ok(!existsSync(join(server.home, 'plugins', 'team')));
+  });
+
+  it('refuses a plugin folder that is a link out of its marketplace, and installs one that stays in it', async () => {
+    const userHome = tempDir('threadline-user-');
+    const { repo, marketplacePath } = marketplaceRepo({
+      name: 'team',
+      plugins: [
+        { name: 'keys', source: { source: 'local', path: './plugins/keys' } },
+        { name: 'inside', source: { source: 'local', path: './plugins/inside' } },
+      ],
+    });
+    // The user's ~/.ssh, dressed as a plugin so that it would pass as one.
+    const ssh = join(userHome, '.ssh');
+    writeWithFolders(join(ssh, 'id_ed25519'), 'PRIVATE KEY');
+    writeWithFolders(join(ssh, '.codex-plugin', 'plugin.json'), '{"name": "keys"}');
+    mkdirSync(join(repo, 'plugins'), { recursive: true });
+    symlinkSync(ssh, join(repo, 'plugins', 'keys'));
+    // A link to a folder of the same repository is followed: it is still the repository's.
+    writeWithFolders(
+      join(repo, 'shared', 'inside', 'skills', 's', 'SKILL.md'),
+      '---\nname: s\ndescription: d\n---\n',
+    );
+    symlinkSync(join('..', 'shared', 'inside'), join(repo, 'plugins', 'inside'));
+    const server = await serve(userHome);
+
+    const refused = await server.request('plugin/install', { marketplacePath, pluginName: 'keys' });
+    assert.equal(refused.error?.code, -32600);
+    assert.equal(
+      refused.error?.message,
+      `cannot install keys: ${join(repo, 'plugins', 'keys')} leads to ${ssh}, outside the marketplace's folder ${repo}`,
+    );
+    assert.ok(!existsSync(join(server.home, 'plugins', 'team', 'keys')), 'nothing of ~/.ssh was copied');
+
+    assert.deepEqual(await server.call('plugin/install', { marketplacePath, pluginName: 'inside' }), {
+      authPolicy: 'ON_USE',
+      appsNeedingAuth: [],
+    });
+    assert.ok(existsSync(join(server.home, 'plugins', 'team', 'inside', 'skills', 's', 'SKILL.md')));
   });
 });

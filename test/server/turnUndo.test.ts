@@ -269,6 +269,11 @@ describe('undoing a turn', function () {
     assert.deepEqual(readdirSync(checkpoints).sort(), [kept, deleted].sort());
     await server.call('thread/delete', { threadId: deleted });
     assert.deepEqual(readdirSync(checkpoints), [kept]);
+    assert.deepEqual(
+      readdirSync(join(home, 'thread-settings')),
+      [`${kept}.json`],
+      'its saved settings go too',
+    );
     const listed = await server.call<{ data: { id: string }[] }>('thread/list', {});
     assert.deepEqual(
       listed.data.map((t) => t.id),

@@ -1,7 +1,7 @@
 // view_image through the real server: the imageView item, and the image itself in the model's next
 // request, in each wire format (on Chat Completions as a user message after the tool results).
 import { strict as assert } from 'node:assert';
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ThreadItem } from '../../server/protocol/items';
 import { useModelServer } from '../fixtures/modelServer/server';
@@ -55,6 +55,24 @@ for (const wire of ['responses', 'chat', 'anthropic'] as WireFormat[]) {
       assert.ok(!completedItems(server, done.id).some((i) => i.type === 'imageView'));
       assert.match(JSON.stringify(model.requests[1]!.body), /missing\.png: no such file/);
       assert.match(JSON.stringify(model.requests[2]!.body), /notes\.txt: not a PNG, JPEG, GIF or WebP image/);
+    });
+
+    it('sends nothing that only has an image name: a .png link to the stored API keys', async () => {
+      const cwd = tempDir('threadline-images-');
+      const server = await serve();
+      const secret = 'sk-viewimage-canary-0123456789';
+      writeFileSync(join(server.home, 'auth.json'), JSON.stringify({ openai: { apiKey: secret } }));
+      symlinkSync(join(server.home, 'auth.json'), join(cwd, 'keys.png'));
+      model.script(viewCall('keys.png'), { output: [{ text: 'Sorry.' }] });
+      const threadId = await startThread(server, cwd);
+      const done = await runTurn(server, threadId, 'Look');
+      assert.equal(done.status, 'completed');
+      const second = JSON.stringify(model.requests[1]!.body);
+      assert.match(second, /keys\.png: its content is not a PNG image/);
+      assert.ok(
+        !second.includes(Buffer.from(JSON.stringify({ openai: { apiKey: secret } })).toString('base64')),
+      );
+      assert.ok(!JSON.stringify(server.received).includes(secret));
     });
   });
 }

@@ -7,7 +7,7 @@ describe('app-server over WebSocket', () => {
   let server: Awaited<ReturnType<typeof startWsServer>>;
   const clients: WsClient[] = [];
   const connect = async (name: string) => {
-    const client = await WsClient.connect(server.url);
+    const client = await WsClient.connect(server.url, server.token);
     clients.push(client);
     await client.initialize({ name });
     return client;
@@ -43,7 +43,7 @@ describe('app-server over WebSocket', () => {
 
   it('gives each connection its own handshake', async () => {
     const first = await connect('first');
-    const second = await WsClient.connect(server.url);
+    const second = await WsClient.connect(server.url, server.token);
     clients.push(second);
     assert.deepEqual((await second.request('thread/list', {})).error, {
       code: -32600,

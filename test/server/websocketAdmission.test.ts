@@ -1,59 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serverBundle } from '../support/paths';
 import { tempDir } from '../support/serverProcess';
-import { WsClient, startWsServer } from '../support/wsServer';
-
-type Server = Awaited<ReturnType<typeof startWsServer>>;
-
-/** The status a raw WebSocket handshake with these headers gets: 101 when let in. */
-function handshake(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: hostname,
-      port,
-      path: '/',
-      headers: {
-        Connection: 'Upgrade',
-        Upgrade: 'websocket',
-        'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
-        ...headers,
-      },
-    });
-    req.on('upgrade', (response, socket) => {
-      socket.destroy();
-      resolve(response.statusCode ?? 0);
-    });
-    req.on('response', (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function stop(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      rmSync(server.home, { recursive: true, force: true });
-      resolve();
-    };
-    if (server.child.exitCode !== null) return done();
-    server.child.once('exit', done);
-    server.child.kill('SIGTERM');
-  });
-}
+import { WsClient, handshake, startWsServer, stopWsServer, type WsServer } from '../support/wsServer';
 
 describe('WebSocket handshakes a web page or a stranger cannot pass', () => {
   const dirs: string[] = [];
-  const servers: Server[] = [];
+  const servers: WsServer[] = [];
   const start = async (listen: string, args: string[] = []) => {
     const server = await startWsServer(listen, args);
     servers.push(server);
@@ -68,19 +24,20 @@ describe('WebSocket handshakes a web page or a stranger cannot pass', () => {
   };
 
   afterEach(async () => {
-    await Promise.all(servers.splice(0).map(stop));
+    await Promise.all(servers.splice(0).map(stopWsServer));
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses a browser Origin, lets in a native client and a named origin', async () => {
     const server = await start('ws://127.0.0.1:0', ['--allow-origin', 'https://ok.example']);
-    assert.equal(await handshake(server.url, { Origin: 'https://evil.example' }), 403);
-    assert.equal(await handshake(server.url, { Origin: 'null' }), 403);
-    assert.equal(await handshake(server.url, { Origin: 'https://ok.example' }), 101);
-    assert.equal(await handshake(server.url), 101);
+    const bearer = { Authorization: `Bearer ${server.token}` };
+    assert.equal(await handshake(server.url, { ...bearer, Origin: 'https://evil.example' }), 403);
+    assert.equal(await handshake(server.url, { ...bearer, Origin: 'null' }), 403);
+    assert.equal(await handshake(server.url, { ...bearer, Origin: 'https://ok.example' }), 101);
+    assert.equal(await handshake(server.url, bearer), 101);
     assert.match(server.stderr(), /refused a WebSocket handshake .*origin https:\/\/evil\.example/);
     // The refused pages got no session: the server still serves a real client.
-    const client = await WsClient.connect(server.url);
+    const client = await WsClient.connect(server.url, server.token);
     try {
       await client.initialize({ name: 'native' });
       assert.ok(await client.call('thread/list', {}));
@@ -92,11 +49,12 @@ describe('WebSocket handshakes a web page or a stranger cannot pass', () => {
   it('refuses a Host that is not its own address (DNS rebinding)', async () => {
     const server = await start('ws://127.0.0.1:0');
     const { port } = new URL(server.url);
-    assert.equal(await handshake(server.url, { Host: `evil.example:${port}` }), 403);
-    assert.equal(await handshake(server.url, { Host: 'evil.example' }), 403);
-    assert.equal(await handshake(server.url, { Host: `127.0.0.1:${Number(port) + 1}` }), 403);
-    assert.equal(await handshake(server.url, { Host: `localhost:${port}` }), 101);
-    assert.equal(await handshake(server.url, { Host: `127.0.0.1:${port}` }), 101);
+    const bearer = { Authorization: `Bearer ${server.token}` };
+    assert.equal(await handshake(server.url, { ...bearer, Host: `evil.example:${port}` }), 403);
+    assert.equal(await handshake(server.url, { ...bearer, Host: 'evil.example' }), 403);
+    assert.equal(await handshake(server.url, { ...bearer, Host: `127.0.0.1:${Number(port) + 1}` }), 403);
+    assert.equal(await handshake(server.url, { ...bearer, Host: `localhost:${port}` }), 101);
+    assert.equal(await handshake(server.url, { ...bearer, Host: `127.0.0.1:${port}` }), 101);
   });
 
   it('requires a bearer token whenever --allow-remote is given', async () => {

@@ -64,6 +64,27 @@ export const agentEnv = { SCRIPTED_API_KEY: TEST_KEY };
 export const instructionsOf = (request: { body: { instructions?: string } }) =>
   request.body.instructions ?? '';
 
+/**
+ * The context messages (<threadline_context>, then its updates) a request carried, oldest first,
+ * on any wire: Responses developer items, Chat user messages, Anthropic user text blocks.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function contextMessagesOf(request: { body: any }): string[] {
+  const messages: { content: unknown }[] = request.body.input ?? request.body.messages ?? [];
+  const texts = messages.flatMap(({ content }) =>
+    typeof content === 'string'
+      ? [content]
+      : Array.isArray(content)
+        ? content.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : ''))
+        : [],
+  );
+  return texts.filter((t) => t.startsWith('<threadline_context'));
+}
+
+/** The newest context message of a request: what the model was last told of where it works. */
+export const newestContextOf = (request: { body: unknown }) =>
+  contextMessagesOf(request as { body: never }).at(-1) ?? '';
+
 export const text = (value: string) => ({ type: 'text', text: value });
 
 export async function startThread(server: MessageLog, cwd?: string): Promise<string> {

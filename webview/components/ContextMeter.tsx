@@ -1,4 +1,6 @@
-// How full the model's context window is, from thread/tokenUsage/updated.
+// How full the model's context window is, from thread/tokenUsage/updated, and how much of the last
+// request's input the provider read from its prompt cache (billed at a fraction), so a user can see
+// caching work.
 import { formatTokens } from './fields';
 import { useView } from './hooks';
 
@@ -8,9 +10,17 @@ export function ContextMeter() {
   const used = usage.last.inputTokens + usage.last.outputTokens;
   const window = usage.modelContextWindow;
   const percent = window ? Math.min(100, Math.round((used / window) * 100)) : null;
-  const label = percent === null ? `${formatTokens(used)} tokens in context` : `${percent}% of context used`;
+  const { inputTokens, cachedInputTokens } = usage.last;
+  const fill = percent === null ? `${formatTokens(used)} tokens in context` : `${percent}% of context used`;
+  const label = cachedInputTokens > 0 ? `${fill} · ${formatTokens(cachedInputTokens)} cached` : fill;
+  const title = [
+    ...(window ? [`${used} of ${window} tokens`] : []),
+    ...(inputTokens > 0
+      ? [`${cachedInputTokens} of ${inputTokens} input tokens read from the prompt cache`]
+      : []),
+  ].join('\n');
   return (
-    <div className="tl-meter" title={window ? `${used} of ${window} tokens` : undefined}>
+    <div className="tl-meter" title={title || undefined}>
       {percent !== null && (
         <div
           className="tl-meter-bar"

@@ -2,11 +2,13 @@
 // ~/.claude/CLAUDE.md, ~/.claude/skills, ~/.claude.json's mcpServers; repository scope: CLAUDE.md,
 // .claude/skills and .mcp.json in the folder. Repository MCP servers go to the project's own
 // .threadline/config.toml (a layer that applies only once the project is trusted), never to the
-// user's config: a repository's files must not add programs to every workspace.
+// user's config: a repository's files must not add programs to every workspace. Nor may its links
+// lead there: every repository path is resolved and must stay inside it (containedPath.ts).
 import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
+import { containedPath, ContainmentError, repositoryBoundary, type Boundary } from '../../fs/containedPath';
 
 export interface Scope {
   /** null: the user's home; else the repository folder. */
@@ -17,6 +19,8 @@ export interface Scope {
   skillsTo: string;
   mcpFrom: string;
   configTo: string;
+  /** What every path read or written must stay in: null for the user's own (home) scope. */
+  boundary: Boundary | null;
 }
 
 export function homeScope(threadlineHome: string, home = homedir()): Scope {
@@ -28,10 +32,11 @@ export function homeScope(threadlineHome: string, home = homedir()): Scope {
     skillsTo: join(home, '.agents', 'skills'),
     mcpFrom: join(home, '.claude.json'),
     configTo: join(threadlineHome, 'config.toml'),
+    boundary: null,
   };
 }
 
-export function repoScope(cwd: string): Scope {
+export function repoScope(cwd: string, threadlineHome: string): Scope {
   return {
     cwd,
     claudeMd: join(cwd, 'CLAUDE.md'),
@@ -40,7 +45,24 @@ export function repoScope(cwd: string): Scope {
     skillsTo: join(cwd, '.agents', 'skills'),
     mcpFrom: join(cwd, '.mcp.json'),
     configTo: join(cwd, '.threadline', 'config.toml'),
+    boundary: repositoryBoundary(cwd, threadlineHome),
   };
+}
+
+/** The real path to read or write `path` at, within the scope's boundary; throws ContainmentError. */
+export function scopedPath(scope: Scope, path: string): Promise<string> {
+  return scope.boundary === null ? Promise.resolve(path) : containedPath(path, scope.boundary);
+}
+
+/** Whether every one of `paths` stays within the scope's boundary. */
+export async function staysInScope(scope: Scope, ...paths: string[]): Promise<boolean> {
+  try {
+    for (const path of paths) await scopedPath(scope, path);
+    return true;
+  } catch (error) {
+    if (error instanceof ContainmentError) return false;
+    throw error;
+  }
 }
 
 /** A file's text, or null when it is missing; an empty file counts as missing. */
@@ -63,7 +85,9 @@ export async function pendingSkills(scope: Scope): Promise<string[]> {
   for (const entry of entries) {
     if (!entry.isDirectory()) continue;
     if (!(await exists(join(scope.skillsFrom, entry.name, 'SKILL.md')))) continue;
-    if (!(await exists(join(scope.skillsTo, entry.name)))) names.push(entry.name);
+    if (await exists(join(scope.skillsTo, entry.name))) continue;
+    if (await staysInScope(scope, join(scope.skillsFrom, entry.name), join(scope.skillsTo, entry.name)))
+      names.push(entry.name);
   }
   return names.sort();
 }
@@ -105,6 +129,7 @@ export async function configuredMcpServers(configPath: string): Promise<Set<stri
 
 /** MCP servers Claude defines that the target config does not. */
 export async function pendingMcpServers(scope: Scope): Promise<string[]> {
+  if (!(await staysInScope(scope, scope.mcpFrom, scope.configTo))) return [];
   const claude = await claudeMcpServers(scope);
   if (claude.size === 0) return [];
   const configured = await configuredMcpServers(scope.configTo).catch(() => new Set<string>());

@@ -1,15 +1,20 @@
 // externalAgentConfig/detect: what of Claude Code's setup still has to come over, per scope. Only
-// what has work left is listed, so a second detect after an import finds nothing.
+// what has work left is listed, so a second detect after an import finds nothing; nor is what a
+// repository's links lead out of it, which import would refuse.
 import type { Static } from '@sinclair/typebox';
 import type { MigrationItem } from '../../protocol/externalAgentConfig';
-import { nonEmpty, pendingMcpServers, pendingSkills, type Scope } from './claudeSetup';
+import { nonEmpty, pendingMcpServers, pendingSkills, staysInScope, type Scope } from './claudeSetup';
 
 export type Item = Static<typeof MigrationItem>;
 
 export async function detectIn(scope: Scope): Promise<Item[]> {
   const where = scope.cwd ?? '~';
   const items: Item[] = [];
-  if ((await nonEmpty(scope.claudeMd)) && !(await nonEmpty(scope.agentsMd))) {
+  if (
+    (await nonEmpty(scope.claudeMd)) &&
+    !(await nonEmpty(scope.agentsMd)) &&
+    (await staysInScope(scope, scope.claudeMd, scope.agentsMd))
+  ) {
     items.push({
       itemType: 'AGENTS_MD',
       description: `Copy ${scope.claudeMd} to ${scope.agentsMd}`,

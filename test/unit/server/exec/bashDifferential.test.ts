@@ -1,16 +1,22 @@
 // The approval gate's reading of command lines against what real /bin/bash does with them. Every line
 // of the corpus the gate calls known-safe is run by bash in a scratch repository with canary files
 // and a PATH whose writers and shells are recording stubs: it must change no file (tree, sizes,
-// modes and mtimes before and after, the stubs' record included) and run no stub. And every line
-// the gate calls plain is run with every program it names replaced by a recorder: bash must run
+// modes and mtimes before and after, the stubs' record included) and run no stub. The scratch
+// holds canaries for what a builtin could change for the rest of a line: a planted `./ls` (PATH),
+// a folder of look-alikes beside the repository (PATH), a `.gitconfig` whose fsmonitor touches a
+// file outside the repository (HOME), a script for BASH_CMDS; every builtin attack trips one, so
+// they are known to work. Every bash builtin and keyword but the audited few is never safe. And
+// every line the gate calls plain is run with every program it names replaced by a recorder: bash must run
 // exactly the argv lists the gate read.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isKnownSafe } from '../../../../server/approvals/safeCommands';
+import { isKnownSafe, KNOWN_SAFE_NAMES, SAFE_BUILTINS } from '../../../../server/approvals/safeCommands';
 import { parseCommandLine, type CommandLine } from '../../../../server/exec/commandLine';
 import {
+  BUILTIN_ATTACKS,
+  BUILTIN_MUST_ASK,
   GLOBS_INTO_OPTIONS,
   INJECTIONS,
   ISSUE_ATTACKS,
@@ -25,12 +31,20 @@ const BASH = '/bin/bash';
 // Programs a harmful line would run: each is a stub that records the call and does nothing.
 const STUBBED = ['touch', 'rm', 'curl', 'wget', 'sh', 'dash', 'zsh', 'python', 'python3', 'node', 'perl'];
 const STUBBED_TOO = ['mv', 'cp', 'tee', 'dd', 'chmod', 'mkdir', 'ln', 'xargs', 'env', 'sudo', 'nc', 'awk'];
-// Bash builtins: bash runs them itself, so no recorder sees them.
-const BUILTINS = new Set(['cd', 'echo', 'printf', 'pwd', 'true', 'false', ':', 'test', '[']);
+// Bash builtins that only print or test: bash runs them itself, so no recorder sees them.
+const BUILTINS = new Set(['cd', 'echo', 'pwd', 'true', 'false', ':', 'test', '[']);
 // Builtins that run another command or file: what runs is not their argv.
 const RUNNERS = new Set(['.', 'source', 'exec', 'eval', 'command', 'builtin', 'time']);
 
-const HOSTILE = [...ISSUE_ATTACKS, ...UNSAFE_OPTIONS, ...GLOBS_INTO_OPTIONS, ...LAUNCHERS, ...INJECTIONS];
+const HOSTILE = [
+  ...ISSUE_ATTACKS,
+  ...BUILTIN_ATTACKS,
+  ...BUILTIN_MUST_ASK,
+  ...UNSAFE_OPTIONS,
+  ...GLOBS_INTO_OPTIONS,
+  ...LAUNCHERS,
+  ...INJECTIONS,
+];
 const CORPUS = [...new Set([...READ_ONLY, ...HOSTILE, ...mutatedLines()])];
 
 function write(path: string, content: string, mode = 0o644): void {
@@ -70,6 +84,8 @@ describe('the approval gate against real bash', function () {
   let repo: string;
   let env: NodeJS.ProcessEnv;
   const lines = new Map<string, CommandLine>();
+  // Bash's builtins and reserved words, as this bash lists them.
+  let shellNames: Set<string>;
 
   before(async () => {
     root = tempDir('threadline-bash-diff-');
@@ -105,6 +121,15 @@ describe('the approval gate against real bash', function () {
       mkdirSync(join(repo, fake, '..'), { recursive: true });
       write(join(repo, fake), `#!${BASH}\n/usr/bin/touch pwned-by-look-alike\n`, 0o755);
     }
+    // Canaries for a line that changes PATH, HOME or BASH_CMDS before its next command.
+    const outside = join(root, 'outside');
+    mkdirSync(join(root, 'evil-bin'), { recursive: true });
+    mkdirSync(outside);
+    write(join(outside, 'canary.txt'), 'untouched\n');
+    for (const fake of ['ls', 'cat', 'git']) {
+      write(join(root, 'evil-bin', fake), `#!${BASH}\n/usr/bin/touch '${outside}/evil-bin-ran'\n`, 0o755);
+    }
+    write(join(repo, '.gitconfig'), `[core]\n\tfsmonitor = /usr/bin/touch '${outside}/fsmonitor-ran'\n`);
     const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env, encoding: 'utf8' });
     git('init', '-q');
     git('add', '.');
@@ -114,6 +139,8 @@ describe('the approval gate against real bash', function () {
     git('update-index', '--refresh');
     git('status');
     for (const text of CORPUS) lines.set(text, await parseCommandLine(text));
+    const listed = spawnSync(BASH, ['-c', 'compgen -b; compgen -k'], { encoding: 'utf8' }).stdout;
+    shellNames = new Set(listed.split('\n').filter(Boolean));
   });
 
   it(`has a corpus of at least 300 lines (${CORPUS.length})`, () => {
@@ -125,6 +152,31 @@ describe('the approval gate against real bash', function () {
     assert.deepEqual(notSafe, [], 'read-only lines that would ask');
     const passed = HOSTILE.filter((text) => isKnownSafe(lines.get(text)!));
     assert.deepEqual(passed, [], 'hostile lines judged safe');
+  });
+
+  it('never calls a bash builtin or keyword safe, but the audited few, each on a read-only line', () => {
+    assert.ok(shellNames.size > 60, `bash listed ${shellNames.size} builtins and keywords`);
+    // A builtin on the list must be among the audited ones, not an external reader's entry.
+    const builtins = shellNames;
+    const unaudited = KNOWN_SAFE_NAMES.filter(
+      (name) => builtins.has(name) && !Object.hasOwn(SAFE_BUILTINS, name),
+    );
+    assert.deepEqual(unaudited, []);
+    const uncovered = Object.keys(SAFE_BUILTINS).filter(
+      (name) => !READ_ONLY.some((text) => lines.get(text)!.commands.some((c) => c.words[0] === name)),
+    );
+    assert.deepEqual(uncovered, [], 'audited builtins without a read-only line');
+  });
+
+  it('never calls a line safe that starts with a builtin or keyword outside the audited few', async () => {
+    const names = [...shellNames].filter((name) => !Object.hasOwn(SAFE_BUILTINS, name));
+    const passed: string[] = [];
+    for (const name of names) {
+      for (const text of [name, `${name} x`, `${name} -p x; ls`]) {
+        if (isKnownSafe(await parseCommandLine(text))) passed.push(text);
+      }
+    }
+    assert.deepEqual(passed, []);
   });
 
   it('runs every line it calls safe in bash without a change to any file or a call to a stub', () => {
@@ -149,8 +201,13 @@ describe('the approval gate against real bash', function () {
     const plain = CORPUS.filter((text) => {
       const line = lines.get(text)!;
       // Unwrapped `bash -c` lines need a real bash on the PATH; `||` skips what follows a success.
+      // Other builtins run nothing a recorder sees, and may change what the next command is.
       const skip = (c: CommandLine['commands'][number]) =>
-        c.joiner === '||' || c.words[0]!.includes('/') || RUNNERS.has(c.words[0]!) || c.globs.length > 0;
+        c.joiner === '||' ||
+        c.words[0]!.includes('/') ||
+        RUNNERS.has(c.words[0]!) ||
+        (shellNames.has(c.words[0]!) && !BUILTINS.has(c.words[0]!)) ||
+        c.globs.length > 0;
       return line.plain && !line.commands.some(skip);
     }).filter((text) => !/\bbash\b/.test(text));
     assert.ok(plain.length >= 100, `only ${plain.length} plain lines`);
@@ -197,5 +254,17 @@ describe('the approval gate against real bash', function () {
       }
     }
     assert.deepEqual(mismatches, []);
+  });
+
+  it('has canaries that catch every builtin attack when bash runs it', () => {
+    const missed: string[] = [];
+    let before = snapshot(root);
+    for (const text of BUILTIN_ATTACKS) {
+      spawnSync(BASH, ['-c', text], { cwd: repo, env, input: '', timeout: 10_000 });
+      const after = snapshot(root);
+      if (differences(before, after).length === 0) missed.push(text);
+      before = after;
+    }
+    assert.deepEqual(missed, [], 'attacks the canaries did not see');
   });
 });

@@ -95,6 +95,7 @@ describe('command policy', () => {
     sandboxAvailable: true,
     escalated: false,
     knownSafe: false,
+    readsRepositoryConfig: false,
     allowedForSession: false,
     rule: null,
   };
@@ -104,6 +105,21 @@ describe('command policy', () => {
     assert.deepEqual(plan({}), { kind: 'run', sandboxed: true });
     assert.equal(plan({ escalated: true }).kind, 'ask');
     assert.deepEqual(plan({ escalated: true, allowedForSession: true }), { kind: 'run', sandboxed: false });
+  });
+
+  it('untrusted asks before a known-safe git that nothing confines: the repository config names programs', () => {
+    const git = { approvalPolicy: 'untrusted', knownSafe: true, readsRepositoryConfig: true } as const;
+    assert.deepEqual(plan(git), { kind: 'run', sandboxed: true });
+    const unconfined = plan({ ...git, sandboxPolicy: { type: 'dangerFullAccess' } });
+    assert.equal(unconfined.kind, 'ask');
+    assert.match(unconfined.kind === 'ask' ? unconfined.reason : '', /core\.fsmonitor/);
+    assert.deepEqual(
+      plan({ ...git, readsRepositoryConfig: false, sandboxPolicy: { type: 'dangerFullAccess' } }),
+      {
+        kind: 'run',
+        sandboxed: false,
+      },
+    );
   });
 
   it('untrusted asks for what is not known-safe, and keeps the sandbox after approval', () => {
@@ -142,6 +158,7 @@ describe('command rules in the policy', () => {
     sandboxAvailable: true,
     escalated: false,
     knownSafe: true,
+    readsRepositoryConfig: false,
     allowedForSession: true,
     rule: null,
   };

@@ -81,7 +81,7 @@ describe('provider wire: anthropic', () => {
       { type: 'text', text: 'be brief' },
       { type: 'text', text: 'look' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
-      { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } },
+      { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' }, cache_control: CACHE },
     ]);
     assert.deepEqual(messages[1].content, [
       { type: 'text', text: 'seen' },
@@ -89,7 +89,7 @@ describe('provider wire: anthropic', () => {
     ]);
   });
 
-  it('places cache breakpoints on the last tool, the system prompt and the newest user message', async () => {
+  it('places cache breakpoints on the system prompt (after the tools) and the ends of the two newest user messages', async () => {
     server.script({ output: [{ text: 'ok' }] });
     const input: ConversationEntry[] = [
       ...hello,
@@ -99,7 +99,7 @@ describe('provider wire: anthropic', () => {
       { kind: 'assistant', text: 'c' },
     ];
     await play(provider(), requestWith(input));
-    assert.deepEqual(breakpoints(server.requests[0]!.body), ['tool apply_patch', 'system 0', 'user 2.1']);
+    assert.deepEqual(breakpoints(server.requests[0]!.body), ['system 0', 'user 0.0', 'user 2.1']);
 
     server.script({ output: [{ text: 'ok' }] });
     await play(provider(), requestWith(hello, { tools: [], instructions: '' }));

@@ -1,0 +1,59 @@
+// The tools a thread offers the model: one list for the whole thread, in a fixed order with fixed
+// schemas, so the tools a provider caches after the system prompt stay valid from turn to turn. A
+// tool that cannot be used in the current mode stays listed and answers with an error saying why
+// (request_user_input outside plan mode, read_skill before any skill exists); MCP tools come last,
+// sorted by name, so re-listing a server does not reorder them.
+import { ToolInputError, type AgentTool } from '../agent/tool';
+import type { ThreadSettings } from '../config/settings';
+import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
+import type { CommandSessions } from '../exec/commandSessions';
+import type { Skill } from '../skills/skillCatalog';
+import { applyPatchTool } from './applyPatchTool';
+import { dynamicTools } from './dynamicTools';
+import { execCommandTool } from './execCommand';
+import { readSkillTool } from './readSkill';
+import { updatePlanTool } from './updatePlan';
+import { requestUserInputTool } from './userInputTool';
+import { viewImageTool } from './viewImage';
+import { writeStdinTool } from './writeStdin';
+
+export interface ThreadToolSources {
+  config: { updatePlanTool: boolean; viewImageTool: boolean };
+  settings: ThreadSettings;
+  commands: CommandSessions;
+  environment: ShellEnvironmentPolicy;
+  skills: Skill[];
+  mcp: AgentTool[];
+}
+
+export function threadTools(sources: ThreadToolSources): AgentTool[] {
+  const { config, settings, skills } = sources;
+  const planMode = settings.collaborationMode?.mode === 'plan';
+  const builtIn = [
+    execCommandTool(sources.commands, sources.environment),
+    writeStdinTool(sources.commands),
+    ...(config.updatePlanTool ? [updatePlanTool] : []),
+    applyPatchTool,
+    ...(config.viewImageTool ? [viewImageTool] : []),
+    readSkillTool(skills),
+    // As in the reference, the model may stop to ask the user questions only in plan mode.
+    planMode ? requestUserInputTool : refusing(requestUserInputTool, NOT_IN_PLAN_MODE),
+  ];
+  // A client's tool cannot shadow a built-in one.
+  const taken = new Set(builtIn.map((tool) => tool.spec.name));
+  const mcp = [...sources.mcp].sort((a, b) =>
+    a.spec.name < b.spec.name ? -1 : a.spec.name > b.spec.name ? 1 : 0,
+  );
+  return [...builtIn, ...dynamicTools(settings.dynamicTools.filter((spec) => !taken.has(spec.name))), ...mcp];
+}
+
+const NOT_IN_PLAN_MODE =
+  'request_user_input works only in plan mode, and this turn is not in plan mode. Ask your questions in your answer and end the turn instead.';
+
+/** The tool's spec, listed as ever, with every call answered by `reason` as the model's error. */
+function refusing(tool: AgentTool, reason: string): AgentTool {
+  return {
+    spec: tool.spec,
+    run: () => Promise.reject(new ToolInputError(reason)),
+  };
+}
