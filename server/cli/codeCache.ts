@@ -62,7 +62,7 @@ export class CodeCache {
   }
 
   /** Writes the cache into the first folder that takes it (`prefer` first: where a stale one was). */
-  write(data: Buffer, prefer?: string): string | undefined {
+  write(data: Buffer, prefer?: string): void {
     const folders = prefer ? [prefer, ...this.folders.filter((f) => f !== prefer)] : this.folders;
     for (const folder of folders) {
       const temp = join(folder, `${this.name}.${process.pid}.tmp`);
@@ -74,7 +74,7 @@ export class CodeCache {
         writeFileSync(temp, Buffer.concat([sum, data]), { mode: 0o600 });
         renameSync(temp, join(folder, this.name));
         this.removeOtherBuilds(folder);
-        return folder;
+        return;
       } catch {
         try {
           unlinkSync(temp);
@@ -83,7 +83,6 @@ export class CodeCache {
         }
       }
     }
-    return undefined;
   }
 
   private removeOtherBuilds(folder: string): void {

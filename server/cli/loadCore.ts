@@ -13,8 +13,9 @@ export interface LoadedCore {
   core: Core;
   /**
    * Writes the cache when there was none for this build or V8 turned it down. Called once the
-   * handshake is answered, so the cache holds what startup compiled, and before any V8 flag
-   * changes: V8 accepts a cache only under the flags it was made with.
+   * handshake is answered, so the cache holds what startup compiled, and before the V8 flags change
+   * from what they were when the core loaded: V8 accepts a cache only under the flags it was made
+   * with (startupFlags.ts).
    */
   saveCache(): void;
 }
