@@ -146,7 +146,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
 export interface NdjsonWriterOptions {
   /** Sees every message as it is written (the server uses it to settle in-flight request ids). */
   observe?: (message: Message) => void;
-  /** Told when output starts waiting for the reader and when it all went out, so the owner can stop reading meanwhile. */
+  /** Told when output starts waiting for the reader and when all of it went out. */
   onBackpressure?: (blocked: boolean) => void;
 }
 

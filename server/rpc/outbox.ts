@@ -4,8 +4,7 @@
 // costs one copy of each streamed text, not a JSON envelope per token). Past `hardBytes` waiting
 // the client is given up on. Nothing here ever waits for the client, so a slow one holds up
 // neither the turn that produces the messages nor the other clients.
-import type { Message, NotificationMessage } from 'vscode-jsonrpc';
-import { Message as Messages } from 'vscode-jsonrpc';
+import { Message, type NotificationMessage } from 'vscode-jsonrpc';
 import { deltaRule, type DeltaRule } from './deltaCoalescing';
 import { encodeMessage } from './envelope';
 
@@ -85,7 +84,7 @@ export class Outbox {
   }
 
   private enqueue(message: Message): void {
-    const rule = Messages.isNotification(message) ? deltaRule(message.method) : undefined;
+    const rule = Message.isNotification(message) ? deltaRule(message.method) : undefined;
     const params = (message as NotificationMessage).params as Params | undefined;
     const piece = rule && params ? params[rule.field] : undefined;
     if (!rule || typeof piece !== 'string') {
