@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { ChildProcess } from 'node:child_process';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startThread, startTurn, turnCompleted } from '../support/agent';
+import { agentEnv, agentHome, startThread, startTurn, text, turnCompleted } from '../support/agent';
 import type { MessageLog } from '../support/messageLog';
 import { useServers } from '../support/serverProcess';
 import { until } from '../support/until';
@@ -49,16 +49,27 @@ describe('clients that stop reading', function () {
       return { paused: await connect('paused'), other: await connect('other') };
     }
 
-    /** The paused client's long turn starts, it stops reading, and the other client runs a turn. */
+    /**
+     * The paused client stops reading and asks for a long answer; the other client runs a turn
+     * meanwhile. Returns the id of the paused client's turn/start request.
+     */
     async function pauseDuringLongAnswer(paused: WsClient, other: WsClient, deltas: string[]) {
       const pausedThread = await startThread(paused);
       const otherThread = await startThread(other);
       model.script({ output: [{ text: deltas }] }, { output: [{ text: 'short answer' }] });
-      const longTurn = await startTurn(paused, pausedThread, 'a long answer, please');
       paused.socket.pause();
+      const asked = model.requests.length;
+      const started = `long-${pausedThread}`;
+      paused.send({
+        id: started,
+        method: 'turn/start',
+        params: { threadId: pausedThread, input: [text('long')] },
+      });
+      // The model answers in the order it is asked: the long answer must go to the paused client.
+      await until(() => model.requests.length > asked);
       const otherTurn = await startTurn(other, otherThread, 'something small');
       assert.equal((await turnCompleted(other, otherTurn.id, 20_000)).status, 'completed');
-      return { longTurn, pausedThread };
+      return { started, pausedThread };
     }
 
     /** The other client sees the paused client's turn end (the server is done with the answer). */
@@ -88,9 +99,11 @@ describe('clients that stop reading', function () {
     it('gives a client that reads again the deltas it missed, joined, with the whole answer', async () => {
       const { paused, other } = await serve();
       const { deltas, text } = longAnswer(60_000, 24);
-      const { longTurn, pausedThread } = await pauseDuringLongAnswer(paused, other, deltas);
+      const { started, pausedThread } = await pauseDuringLongAnswer(paused, other, deltas);
       await untilEnded(other, pausedThread);
       paused.socket.resume();
+      const answer = await paused.next((m) => m.id === started, 30_000);
+      const longTurn = (answer.result as { turn: { id: string } }).turn;
       assert.equal((await turnCompleted(paused, longTurn.id, 30_000)).status, 'completed');
       const received = agentDeltas(paused, longTurn.id);
       assert.equal(received.join(''), text);
