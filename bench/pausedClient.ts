@@ -1,6 +1,6 @@
 // A WebSocket client that stops reading during a long answer, while a second client runs a small
 // turn: the server's peak RSS growth, the second client's turn time against its time on an idle
-// server, and what became of the paused client (disconnected, or how much it was still owed).
+// server, and whether the paused client was disconnected.
 // Usage: npx tsx bench/pausedClient.ts [deltas, default 40000] [chars per delta, default 64]  (build first)
 // Compare another build with BENCH_SERVER=/other/dist/server.js.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,14 +29,11 @@ async function wsClient(url: string) {
   const socket = new WebSocket(url);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   const waiting = new Map<number | string, (message: Message) => void>();
-  let received = 0;
   socket.on('message', (data) => {
     const message = JSON.parse(String(data)) as Message;
-    received++;
     const key = message.id ?? (message.method === 'turn/completed' ? 'turn/completed' : undefined);
     if (key !== undefined) waiting.get(key)?.(message);
   });
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   let next = 1;
   const call = (method: string, params: object) =>
     new Promise<Message>((resolve) => {
@@ -47,7 +44,7 @@ async function wsClient(url: string) {
   const turnCompleted = () => new Promise<Message>((resolve) => waiting.set('turn/completed', resolve));
   await call('initialize', { clientInfo: { name: 'bench', version: '0' }, capabilities: {} });
   socket.send('{"method":"initialized"}');
-  return { socket, call, turnCompleted, closed, received: () => received };
+  return { socket, call, turnCompleted };
 }
 
 type Client = Awaited<ReturnType<typeof wsClient>>;
@@ -60,7 +57,9 @@ async function timedTurn(client: Client, threadId: string): Promise<number> {
   return performance.now() - start;
 }
 
-async function startServer(baseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(
+  baseUrl: string,
+): Promise<{ child: ChildProcess; url: string; log: () => string }> {
   const child = spawn(process.execPath, [benchServer, 'app-server', '--listen', 'ws://127.0.0.1:0'], {
     env: {
       ...process.env,
@@ -78,11 +77,7 @@ async function startServer(baseUrl: string): Promise<{ child: ChildProcess; url:
       if (match) resolve(match[1]!);
     }),
   );
-  child.stderr!.on('data', (chunk) => {
-    const disconnect = /connection \d+: .*(slow|not reading).*/.exec(String(chunk));
-    if (disconnect) console.log(`server log: ${disconnect[0]}`);
-  });
-  return { child, url };
+  return { child, url, log: () => stderr };
 }
 
 /** One server: the other client's small turn idle, during the long answer, and after it. */
@@ -91,7 +86,7 @@ async function scenario(
   model: Awaited<ReturnType<typeof startModelServer>>,
   pause: boolean,
 ) {
-  const { child, url } = await startServer(baseUrl);
+  const { child, url, log } = await startServer(baseUrl);
   const pid = child.pid!;
   const other = await wsClient(url);
   const slow = await wsClient(url);
@@ -110,8 +105,11 @@ async function scenario(
   model.script({ output: [{ text: Array.from({ length: deltas }, () => piece) }] });
   model.script({ output: [{ text: 'short answer' }] });
   const slowDone = slow.turnCompleted();
+  const asked = model.requests.length;
   await slow.call('turn/start', { threadId: slowThread, input: [{ type: 'text', text: 'long' }] });
   if (pause) slow.socket.pause();
+  // The model answers in the order it is asked: the long answer must go to the slow client's turn.
+  while (model.requests.length === asked) await new Promise((resolve) => setTimeout(resolve, 5));
   const duringMs = await timedTurn(other, otherThread);
   // The long answer has been produced once the server asks the model for the next answer... it
   // asks nothing more, so wait for the reading client's end, or a moment for the paused one's.
@@ -119,15 +117,12 @@ async function scenario(
   else await slowDone;
   model.script({ output: [{ text: 'short answer' }] });
   const afterMs = await timedTurn(other, otherThread);
-  const disconnected = await Promise.race([
-    slow.closed.then(() => true),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100)),
-  ]);
+  const disconnected = /disconnected: .*/.exec(log())?.[0];
   const peak = peakRssMiB(pid);
   const ratio = (ms: number) => `${ms.toFixed(0)} ms (${(ms / idleMs).toFixed(1)}×)`;
   console.log(
     `${pause ? 'paused ' : 'reading'} client, ${deltas} deltas of ${deltaChars} chars: server RSS ${baseRss.toFixed(0)} → peak` +
-      ` ${peak.toFixed(0)} MiB (+${(peak - baseRss).toFixed(0)})${pause ? (disconnected ? ', paused client disconnected' : ', paused client kept') : ''};` +
+      ` ${peak.toFixed(0)} MiB (+${(peak - baseRss).toFixed(0)})${pause ? (disconnected ? ` (server: ${disconnected})` : ', paused client kept') : ''};` +
       ` the other client's small turn: idle ${idleMs.toFixed(0)} ms, while the answer streams ${ratio(duringMs)},` +
       ` after it ${ratio(afterMs)}`,
   );
