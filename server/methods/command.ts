@@ -6,7 +6,7 @@ import { normalizeSandboxPolicy } from '../protocol/enums';
 import { sandboxPolicyFor } from '../config/settings';
 import { commandEnv } from '../exec/commandEnv';
 import { RunningProcess } from '../exec/processRunner';
-import { StreamCapture } from '../exec/streamCapture';
+import { STREAMED_OUTPUT_BUDGET_BYTES, StreamCapture } from '../exec/streamCapture';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { Peer } from '../rpc/clientConnection';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
@@ -123,8 +123,11 @@ export function commandHandlers(services: Services): HandlerTable {
         `cannot confine the command as sandboxPolicy ${policy.type} asks: ${wrapped.unavailable}`,
       );
     }
-    const cap = params.disableOutputCap ? null : (params.outputBytesCap ?? DEFAULT_OUTPUT_CAP_BYTES);
+    const kept = params.disableOutputCap ? null : (params.outputBytesCap ?? DEFAULT_OUTPUT_CAP_BYTES);
     const streaming = params.streamStdoutStderr === true;
+    // Streamed output is capped by the streaming budget too, even with disableOutputCap: capReached
+    // on the last piece tells the client the rest was cut.
+    const cap = streaming ? Math.min(kept ?? Infinity, STREAMED_OUTPUT_BUDGET_BYTES) : kept;
     const captures = {
       stdout: new StreamCapture(cap, !streaming),
       stderr: new StreamCapture(cap, !streaming),
