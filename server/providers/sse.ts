@@ -104,9 +104,18 @@ export async function* sseBatches(
   if (!body) return;
   const decoder = new TextDecoder();
   const parser = new SseParser(wanted);
+  let loopTurned = Date.now();
   for await (const chunk of body) {
     progress.heard();
     const events = parser.push(decoder.decode(chunk, { stream: true }));
     if (events.length) yield events;
+    // A body that has already arrived is read through promises alone, which never let the event loop
+    // turn: one fast stream would hold every other client, socket and timer until it ended.
+    if (Date.now() - loopTurned > YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      loopTurned = Date.now();
+    }
   }
 }
+
+const YIELD_EVERY_MS = 10;
