@@ -8,8 +8,8 @@ import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { defaultCodexHome } from '../threads/codexHistory';
-import { isWithin } from '../sandbox/protectedPaths';
 import { realTarget } from '../sandbox/realTarget';
+import { isWithin, rulesForRoots, type PathRules } from './pathRules';
 
 export class ContainmentError extends Error {}
 
@@ -57,20 +57,44 @@ export async function realPathOf(path: string): Promise<string> {
  * ContainmentError saying where it would have led.
  */
 export async function containedPath(path: string, boundary: Boundary): Promise<string> {
-  const root = await realPathOf(boundary.root);
-  if (boundary.userHome !== null && isWithin(root, await realPathOf(boundary.userHome))) {
-    throw new ContainmentError(
-      `${boundary.root} is (or holds) your home folder: its files are your own setup, not a repository's`,
-    );
-  }
+  const realRoot = await realPathOf(boundary.root);
   const real = await realPathOf(path);
-  if (!isWithin(root, real)) {
-    throw new ContainmentError(`${path} leads to ${real}, outside ${boundary.rootName} ${boundary.root}`);
-  }
-  for (const folder of boundary.userConfig) {
-    if (isWithin(await realPathOf(folder), real)) {
-      throw new ContainmentError(`${path} leads to ${real}, inside your own configuration ${folder}`);
-    }
-  }
+  const userConfig = await Promise.all(boundary.userConfig.map(realPathOf));
+  const userHome = boundary.userHome === null ? null : await realPathOf(boundary.userHome);
+  const problem = containmentProblem(
+    { path, real, realRoot, realUserHome: userHome, realUserConfig: userConfig },
+    boundary,
+    await rulesForRoots([realRoot]),
+  );
+  if (problem !== null) throw new ContainmentError(problem);
   return real;
+}
+
+export interface ResolvedWrite {
+  path: string;
+  /** The real paths of the write, the root, the user's home and configuration folders. */
+  real: string;
+  realRoot: string;
+  realUserHome: string | null;
+  realUserConfig: readonly string[];
+}
+
+/** Why a write whose paths are resolved may not happen, by the disk's `rules`; null when it may. */
+export function containmentProblem(
+  write: ResolvedWrite,
+  boundary: Boundary,
+  rules: PathRules,
+): string | null {
+  const { path, real, realRoot, realUserHome, realUserConfig } = write;
+  if (realUserHome !== null && isWithin(realRoot, realUserHome, rules)) {
+    return `${boundary.root} is (or holds) your home folder: its files are your own setup, not a repository's`;
+  }
+  if (!isWithin(realRoot, real, rules)) {
+    return `${path} leads to ${real}, outside ${boundary.rootName} ${boundary.root}`;
+  }
+  const inConfig = realUserConfig.findIndex((folder) => isWithin(folder, real, rules));
+  if (inConfig >= 0) {
+    return `${path} leads to ${real}, inside your own configuration ${boundary.userConfig[inConfig]}`;
+  }
+  return null;
 }

@@ -7,8 +7,11 @@
 // git extension issues by itself. Names that do not exist yet are kept from being created as well
 // (placeholders.ts, newProtectedNames.ts).
 import { promises as fs, type Dirent } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { HOST_RULES, isWithin, relativeParts, type PathRules } from '../fs/pathRules';
+
+export { isWithin };
 
 /** Names protected wherever they appear under a writable root. */
 export const PROTECTED_NAMES: readonly string[] = ['.git', '.threadline', '.codex', '.vscode'];
@@ -23,12 +26,6 @@ export function isProtectedName(name: string): boolean {
 
 /** How far the search for nested repositories looks, so a huge tree cannot stall a command. */
 export const WALK_LIMITS = { maxDepth: 8, maxDirs: 5000 };
-
-/** Whether `inside` is `parent` or lies under it (both absolute and normalized). */
-export function isWithin(parent: string, inside: string): boolean {
-  const rel = relative(parent, inside);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
 
 /**
  * The protected paths that exist under `root` (a real path): its own and its nested repositories'
@@ -138,12 +135,15 @@ export async function protectedSet(realRoots: string[], home: string | null): Pr
 /**
  * Whether a write to `target` (a real path: symlinks resolved) would land in a protected path:
  * one found at start, a protected name anywhere under a root (also one that does not exist yet,
- * so a patch cannot create a nested `.git`), or a hidden folder.
+ * so a patch cannot create a nested `.git`), or a hidden folder. `rules` say how the disk compares
+ * paths (drive letters, case): see pathRules.ts.
  */
-export function isProtected(target: string, realRoots: string[], set: ProtectedSet): boolean {
-  if ([...set.paths, ...set.hidden].some((path) => isWithin(path, target))) return true;
-  return realRoots.some((root) => {
-    if (!isWithin(root, target)) return false;
-    return relative(root, target).split(sep).some(isProtectedName);
-  });
+export function isProtected(
+  target: string,
+  realRoots: string[],
+  set: ProtectedSet,
+  rules: PathRules = HOST_RULES,
+): boolean {
+  if ([...set.paths, ...set.hidden].some((path) => isWithin(path, target, rules))) return true;
+  return realRoots.some((root) => relativeParts(root, target, rules)?.some(isProtectedName) ?? false);
 }

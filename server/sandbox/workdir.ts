@@ -4,6 +4,7 @@
 // act on, as is one inside a protected folder or one commands cannot see.
 import { promises as fs } from 'node:fs';
 import { resolveHome } from '../config/home';
+import { rulesForRoots } from '../fs/pathRules';
 import type { SandboxPolicy } from '../protocol/enums';
 import { isProtected, isWithin, protectedSet } from './protectedPaths';
 import { writableRootPaths } from './writableRoots';
@@ -22,7 +23,7 @@ export async function workdirProblem(
   }
   const roots = policy.type === 'workspaceWrite' ? await writableRootPaths(policy, threadCwd, env) : [];
   const set = await protectedSet([], resolveHome(process.env));
-  if (isProtected(real, roots, set)) {
+  if (isProtected(real, roots, set, await rulesForRoots(roots))) {
     return `workdir ${workdir} is inside a protected folder (.git, .threadline, .codex, .vscode or Threadline's data folder), which commands cannot change or see; no command ran. Use a workdir inside ${threadCwd}.`;
   }
   if (policy.type === 'workspaceWrite' && !roots.some((root) => isWithin(root, real))) {

@@ -5,6 +5,7 @@
 // realTarget.ts), so a link inside a root cannot lead a write out of it or into `.git`; a write
 // into a folder that is, or that the patch makes, a git directory is a protected one too.
 import { resolveHome } from '../../config/home';
+import { rulesForRoots } from '../../fs/pathRules';
 import type { SandboxPolicy } from '../../protocol/enums';
 import { isProtected, isWithin, protectedSet } from '../../sandbox/protectedPaths';
 import { writableRootPaths } from '../../sandbox/writableRoots';
@@ -29,9 +30,12 @@ export async function uncoveredTargets(
   const roots = await writableRootPaths(policy, cwd, process.env);
   const set = await protectedSet(roots, resolveHome(process.env));
   const inGitDirectory = new Set(await gitDirectoryTargets(targets, roots));
+  // On a disk that ignores case, `.GIT/hooks` is the real hooks folder: protected paths compare without case.
+  const rules = await rulesForRoots(roots);
   const result: UncoveredTargets = { outside: [], protectedTargets: [] };
   for (const target of targets) {
-    if (isProtected(target, roots, set) || inGitDirectory.has(target)) result.protectedTargets.push(target);
+    if (isProtected(target, roots, set, rules) || inGitDirectory.has(target))
+      result.protectedTargets.push(target);
     else if (!roots.some((root) => isWithin(root, target))) result.outside.push(target);
   }
   return result;

@@ -22,7 +22,7 @@ describe('apply_patch writable roots', () => {
 
   const workspace = { type: 'workspaceWrite' as const, excludeSlashTmp: true, excludeTmpdirEnvVar: true };
   const check = async (paths: string[], policy = workspace as Parameters<typeof uncoveredTargets>[1]) =>
-    uncoveredTargets(await Promise.all(paths.map(realTarget)), policy, root);
+    uncoveredTargets(await Promise.all(paths.map((path) => realTarget(path))), policy, root);
 
   it('allows the cwd and listed roots, but not .git or .threadline inside them, nor .. out of them', async () => {
     const listed = join(elsewhere, 'extra');
