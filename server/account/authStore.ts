@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withFileLock } from '../fs/lockFile';
 import type { Logger } from '../log';
+import { renameRetrying } from '../fs/renameRetrying';
 
 interface AuthFile {
   providers: Record<string, { apiKey?: string }>;
@@ -130,7 +131,7 @@ export class AuthStore {
     const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await fs.writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: OWNER_ONLY, flag: 'wx' });
-      await fs.rename(temp, this.path);
+      await renameRetrying(temp, this.path);
     } catch (error) {
       await fs.rm(temp, { force: true });
       throw error;

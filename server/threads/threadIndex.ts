@@ -44,6 +44,7 @@ import {
 } from './rolloutScan';
 import type { ThreadSummary } from './summary';
 import { SummaryTable, type TableSnapshot } from './summaryTable';
+import { renameRetrying } from '../fs/renameRetrying';
 
 const VERSION = 4;
 export const SNAPSHOT = 'thread-index.json';
@@ -413,7 +414,7 @@ export class ThreadIndex {
       await fs.mkdir(dirname(this.snapshotPath), { recursive: true, mode: 0o700 });
       const temp = `${this.snapshotPath}.${this.writer}.tmp`;
       await fs.writeFile(temp, text, { mode: 0o600 });
-      await fs.rename(temp, this.snapshotPath);
+      await renameRetrying(temp, this.snapshotPath);
       await fs.rm(this.journalPath, { force: true });
       this.snapshotStamp = await this.stamp();
     });

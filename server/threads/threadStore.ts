@@ -32,6 +32,7 @@ import { HistoryError, ReadOnlyThreadError, ThreadNotFoundError, asWriteError } 
 import { previewOf, withRecords, type ThreadSummary } from './summary';
 import { ThreadIndex } from './threadIndex';
 import { uuidv7 } from './uuidv7';
+import { renameRetrying } from '../fs/renameRetrying';
 
 export interface StoreOptions {
   /** The Codex home whose history is listed and read beside ours; null or absent: none. */
@@ -301,7 +302,7 @@ export class ThreadStore {
     const from = join(this.home, summary.path);
     const to = join(this.home, path);
     await mkdirFor(to);
-    await fs.rename(from, to).catch(async (error: NodeJS.ErrnoException) => {
+    await renameRetrying(from, to).catch(async (error: NodeJS.ErrnoException) => {
       // Another window's server made the same move first.
       if (!(await exists(to)))
         await this.vanished(summary.id, error).catch((failure) => Promise.reject(asWriteError(failure, to)));

@@ -5,6 +5,7 @@
 import { constants, promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { renameRetrying } from '../../fs/renameRetrying';
 
 // Windows has no O_NOFOLLOW; there the rename alone keeps the last component from being followed.
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -20,7 +21,7 @@ export async function writeFileAtomic(target: string, bytes: Buffer, mode?: numb
     if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();
     await handle.close();
-    await fs.rename(temp, target);
+    await renameRetrying(temp, target);
   } catch (error) {
     await handle.close().catch(() => {});
     await fs.unlink(temp).catch(() => {});
