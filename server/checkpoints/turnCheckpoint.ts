@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import type { PatchWrite, TurnCheckpoint } from '../agent/tool';
 import type { Logger } from '../log';
 import type { SandboxPolicy } from '../protocol/enums';
+import { isWithin } from '../fs/pathRules';
 import { writableRootPaths } from '../sandbox/writableRoots';
 import type { CheckpointStore } from './checkpointStore';
 import { CommandCapture } from './commandCapture';
@@ -109,5 +110,5 @@ async function commandRoots(cwd: string, policy: SandboxPolicy | null): Promise<
   if (policy?.type !== 'workspaceWrite') return [real];
   const roots = await writableRootPaths({ ...policy, excludeTmpdirEnvVar: true }, cwd, {});
   // Nested roots are walked once, under their parent.
-  return roots.filter((root, i) => !roots.slice(0, i).some((parent) => root.startsWith(`${parent}/`)));
+  return roots.filter((root, i) => !roots.slice(0, i).some((parent) => isWithin(parent, root)));
 }

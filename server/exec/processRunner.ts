@@ -1,8 +1,9 @@
-// One child process in its own process group: output captured (capped) and streamed as it comes,
-// an optional timeout, and a kill that takes the whole group, so nothing it started lives on.
+// One child process whose whole tree can be killed (its own process group on Unix; see
+// processTree.ts for Windows): output captured (capped) and streamed as it comes, an optional
+// timeout, and a kill that takes the whole tree, so nothing it started lives on.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { constants } from 'node:os';
 import { OutputBuffer } from './outputBuffer';
+import { exitCodeOf, killTree, treeSpawnOptions } from './processTree';
 
 export interface RunOptions {
   argv: string[];
@@ -18,7 +19,10 @@ export interface RunOptions {
 }
 
 export interface Exit {
-  /** The exit code, or 128 + the signal number when a signal ended it; -1 when it never started. */
+  /**
+   * The exit code, or on Unix 128 + the signal number when a signal ended it (Windows has only
+   * codes); -1 when it never started.
+   */
   exitCode: number;
   timedOut: boolean;
   killed: boolean;
@@ -46,7 +50,7 @@ export class RunningProcess {
     this.child = spawn(program!, args, {
       cwd: options.cwd,
       env: options.env,
-      detached: true,
+      ...treeSpawnOptions(),
       stdio: options.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     }) as ChildProcessWithoutNullStreams;
     this.child.stdin.on('error', () => {});
@@ -83,7 +87,7 @@ export class RunningProcess {
       };
       this.child.on('error', (error) => finish(-1, error.message));
       this.child.on('exit', (code, signal) => {
-        const exitCode = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
+        const exitCode = exitCodeOf(code, signal);
         const drained = setTimeout(() => finish(exitCode), DRAIN_AFTER_EXIT_MS);
         this.child.on('close', () => {
           clearTimeout(drained);
@@ -109,15 +113,11 @@ export class RunningProcess {
     this.child.stdin.end();
   }
 
-  /** Kills the whole process group (and, in a sandbox, everything the sandbox holds). */
+  /** Kills the whole process tree (and, in a sandbox, everything the sandbox holds). */
   kill(): void {
     if (this.child.pid === undefined) return;
     if (!this.done) this.killed = true;
-    try {
-      // Also after the leader exited: what it left running in the background is still in the group.
-      process.kill(-this.child.pid, 'SIGKILL');
-    } catch {
-      // The group is gone already.
-    }
+    // On Unix the group is killed before this returns; Windows' taskkill finishes on its own.
+    void killTree(this.child.pid);
   }
 }
