@@ -1,0 +1,113 @@
+// The approval gate on PowerShell and cmd.exe lines. No PowerShell runs on the test machines (there
+// is none for Linux in the distribution, and Wine's is a stub), so these check the gate's reading of
+// tree-sitter-powershell's parse trees: every read-only line of the corpus is plain and known safe,
+// every hostile one asks, and the words of a plain line are what PowerShell would pass.
+import { strict as assert } from 'node:assert';
+import { isKnownSafe, runsGit } from '../../../../server/approvals/safeCommands';
+import { parseCommandLine } from '../../../../server/exec/commandLine';
+import {
+  POWERSHELL_HOSTILE,
+  POWERSHELL_NOT_PLAIN,
+  POWERSHELL_READ_ONLY,
+} from '../../../fixtures/powershellCorpus';
+
+const read = (text: string) => parseCommandLine(text, 'powershell');
+const safe = async (text: string) => isKnownSafe(await read(text));
+
+describe('the approval gate on PowerShell lines', () => {
+  it('runs every read-only line of the corpus unasked', async () => {
+    const asked: string[] = [];
+    for (const text of POWERSHELL_READ_ONLY) if (!(await safe(text))) asked.push(text);
+    assert.deepEqual(asked, []);
+  });
+
+  it('asks about every hostile line of the corpus', async () => {
+    const passed: string[] = [];
+    for (const text of POWERSHELL_HOSTILE) if (await safe(text)) passed.push(text);
+    assert.deepEqual(passed, []);
+  });
+
+  it('reads no line PowerShell computes a part of as plain: the rules never see made-up words', async () => {
+    const plain: string[] = [];
+    for (const text of POWERSHELL_NOT_PLAIN) if ((await read(text)).plain) plain.push(text);
+    assert.deepEqual(plain, []);
+  });
+
+  it('asks about every read-only line with an expansion, redirection, escape or writer added', async () => {
+    const tails = [
+      ' > pwned',
+      ' 2>&1',
+      ' $(New-Item pwned)',
+      ' "$env:X"',
+      ' @x',
+      ' `; New-Item pwned',
+      '; New-Item pwned',
+      ' | Out-File pwned',
+      ' | % { New-Item pwned }',
+    ];
+    const passed: string[] = [];
+    for (const text of POWERSHELL_READ_ONLY)
+      for (const tail of tails) if (await safe(text + tail)) passed.push(text + tail);
+    assert.deepEqual(passed, []);
+  });
+
+  it('reads the words PowerShell passes, quotes removed, and the operators between commands', async () => {
+    const line = await read(`Get-Content 'it''s.txt' "a b" -Tail 5 | Select-String x; git status && ls`);
+    assert.equal(line.plain, true);
+    assert.deepEqual(
+      line.commands.map((c) => [c.words, c.joiner]),
+      [
+        [['Get-Content', "it's.txt", 'a b', '-Tail', '5'], '|'],
+        [['Select-String', 'x'], ';'],
+        [['git', 'status'], '&&'],
+        [['ls'], null],
+      ],
+    );
+  });
+
+  it('still sees the commands hidden in a line that is not plain, for the user’s rules', async () => {
+    const line = await read('Get-Content "$(Remove-Item -Recurse src)" | % { Stop-Computer }');
+    assert.equal(line.plain, false);
+    const names = line.commands.map((c) => c.words[0]);
+    assert.ok(names.includes('Remove-Item'), names.join(' '));
+    assert.ok(names.includes('Stop-Computer'), names.join(' '));
+  });
+
+  it('takes a parameter by any prefix of an audited name, and no other', async () => {
+    assert.equal(await safe('gc README.md -Ta 3'), true);
+    assert.equal(await safe('gci -Rec'), true);
+    // -En is Encoding here; -EncodedCommand is the shell's, never a reader's.
+    assert.equal(await safe('gc README.md -En utf8'), true);
+    assert.equal(await safe('gc README.md -O x'), false);
+    assert.equal(await safe('gc README.md -pv x'), false);
+  });
+
+  it('takes git as on Unix, in any case and as git.exe, and says the line runs git', async () => {
+    assert.equal(await safe('git.exe log -1'), true);
+    assert.equal(await safe('Git log --ext-diff'), false);
+    assert.equal(runsGit(await read('GIT.EXE status')), true);
+    assert.equal(runsGit(await read('ls')), false);
+  });
+
+  it('reads the same line as bash differently: a bash reader is not a PowerShell one', async () => {
+    assert.equal(isKnownSafe(await parseCommandLine('head -n 3 README.md')), true);
+    assert.equal(await safe('head -n 3 README.md'), false);
+  });
+});
+
+describe('the approval gate on cmd.exe lines', () => {
+  it('knows nothing of them as safe, however harmless they look', async () => {
+    for (const text of [
+      'dir',
+      'type README.md',
+      'git status',
+      'echo %PATH%',
+      'dir & del /q x',
+      'type a ^| x',
+    ]) {
+      const line = await parseCommandLine(text, 'cmd');
+      assert.equal(line.plain, false, text);
+      assert.equal(isKnownSafe(line), false, text);
+    }
+  });
+});
