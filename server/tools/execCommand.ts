@@ -12,7 +12,8 @@ import { parseCommandLine } from '../exec/commandLine';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import type { CommandSessions, Session } from '../exec/commandSessions';
 import type { Exit, RunningProcess } from '../exec/processRunner';
-import { shellArgv, startCommand } from '../exec/startCommand';
+import { shellCommand, type CommandShell } from '../exec/shellSelection';
+import { startCommand } from '../exec/startCommand';
 import { sandboxAvailability, type Availability } from '../sandbox/sandbox';
 import { workdirProblem } from '../sandbox/workdir';
 import { CommandItem } from './commandItem';
@@ -57,7 +58,11 @@ function refusal(decision: ApprovalDecision): string {
   return 'The user declined to run this command.';
 }
 
-export function execCommandTool(sessions: CommandSessions, environment: ShellEnvironmentPolicy): AgentTool {
+export function execCommandTool(
+  sessions: CommandSessions,
+  environment: ShellEnvironmentPolicy,
+  shell: CommandShell,
+): AgentTool {
   return {
     spec: {
       kind: 'function',
@@ -86,7 +91,7 @@ export function execCommandTool(sessions: CommandSessions, environment: ShellEnv
         required: ['cmd'],
       },
     },
-    run: (call, context) => runExec(parseArguments(call), context, sessions, environment),
+    run: (call, context) => runExec(parseArguments(call), context, sessions, { environment, shell }),
   };
 }
 
@@ -94,7 +99,7 @@ async function runExec(
   args: Record<string, unknown>,
   context: ToolContext,
   sessions: CommandSessions,
-  environment: ShellEnvironmentPolicy,
+  runner: Runner,
 ) {
   const cmd = args.cmd;
   if (typeof cmd !== 'string' || cmd.trim() === '')
@@ -104,7 +109,8 @@ async function runExec(
   const maxTokens = boundedInteger(args.max_output_tokens, DEFAULT_MAX_OUTPUT_TOKENS, 1, 1_000_000);
   const escalated = args.sandbox_permissions === 'require_escalated';
   const justification = typeof args.justification === 'string' ? args.justification : null;
-  const line = await parseCommandLine(cmd);
+  // Read in the grammar of the shell that will run it: a PowerShell line is not a bash line.
+  const line = await parseCommandLine(cmd, runner.shell.grammar);
   const actions = commandActions(line, cmd);
   const availability = await sandboxAvailability();
   const { permissions, approvals } = context;
@@ -170,7 +176,7 @@ async function runExec(
   if (banner) item.delta(banner);
   if (unconfinedByGrant)
     notes.push('the command ran outside the sandbox (approved earlier for this session or by a rule).');
-  let attempt = await attemptRun(cmd, cwd, sandboxed, availability, environment, context, item, yieldMs);
+  let attempt = await attemptRun(cmd, cwd, sandboxed, availability, runner, context, item, yieldMs);
   if (
     sandboxed &&
     permissions.retryUnsandboxedOnFailure &&
@@ -186,7 +192,7 @@ async function runExec(
       notes.push(
         `the command failed in the sandbox (exit code ${attempt.exit.exitCode}) and ran again outside it.`,
       );
-      attempt = await attemptRun(cmd, cwd, false, availability, environment, context, item, yieldMs);
+      attempt = await attemptRun(cmd, cwd, false, availability, runner, context, item, yieldMs);
     }
   }
   if (missing) notes.push(`no sandbox is available (${missing}); the command ran unconfined after approval.`);
@@ -218,6 +224,12 @@ async function runExec(
   };
 }
 
+/** How commands start: their environment, and the shell that runs them. */
+interface Runner {
+  environment: ShellEnvironmentPolicy;
+  shell: CommandShell;
+}
+
 interface Attempt {
   running: RunningProcess;
   exit: Exit | null;
@@ -230,7 +242,7 @@ async function attemptRun(
   cwd: string,
   sandboxed: boolean,
   availability: Availability,
-  environment: ShellEnvironmentPolicy,
+  { environment, shell }: Runner,
   context: ToolContext,
   item: CommandItem,
   yieldMs: number,
@@ -241,7 +253,7 @@ async function attemptRun(
     sandboxed ? context.permissions.sandboxPolicy : null,
   );
   const { process: running } = await startCommand({
-    argv: shellArgv(cmd),
+    ...shellCommand(shell, cmd),
     cwd,
     policyCwd: context.cwd,
     policy: sandboxed ? context.permissions.sandboxPolicy : null,
