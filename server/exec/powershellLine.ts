@@ -74,6 +74,7 @@ class Reader {
     const words: string[] = [];
     const opaque: number[] = [];
     const hiding: Node[] = [];
+    this.gaps(node, children(node), GAP);
     const [name, elements, ...rest] = children(node);
     const named = name?.type === 'command_name';
     if (!named || !NAME.test(name.text) || name.childCount > 0) this.plain = false;
@@ -83,6 +84,7 @@ class Reader {
       this.plain = false;
       hiding.push(...children(node).filter((child) => child !== name || !named));
     } else if (elements) {
+      this.gaps(elements, children(elements), GAP);
       for (const element of children(elements)) {
         if (element.type === 'command_argument_sep') {
           if (!GAP.test(element.text)) this.plain = false;
