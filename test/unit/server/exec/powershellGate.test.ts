@@ -4,6 +4,7 @@
 // every hostile one asks, and the words of a plain line are what PowerShell would pass.
 import { strict as assert } from 'node:assert';
 import { isKnownSafe, runsGit } from '../../../../server/approvals/safeCommands';
+import { commandActions } from '../../../../server/exec/commandActions';
 import { parseCommandLine } from '../../../../server/exec/commandLine';
 import {
   POWERSHELL_HOSTILE,
@@ -109,5 +110,25 @@ describe('the approval gate on cmd.exe lines', () => {
       assert.equal(line.plain, false, text);
       assert.equal(isKnownSafe(line), false, text);
     }
+  });
+});
+
+describe('what a PowerShell line does, for display', () => {
+  const actions = async (text: string) => commandActions(await read(text), text);
+
+  it('reads the readers by their cmdlet, whatever alias names them, and their parameters', async () => {
+    assert.deepEqual(await actions('gc -Tail 5 src\\a.ts'), [
+      { type: 'read', command: 'gc -Tail 5 src\\a.ts', name: 'a.ts', path: 'src\\a.ts' },
+    ]);
+    assert.deepEqual(await actions("Get-Content -LiteralPath 'it''s.txt'"), [
+      { type: 'read', command: "Get-Content -LiteralPath 'it''s.txt'", name: "it's.txt", path: "it's.txt" },
+    ]);
+    assert.deepEqual(await actions('dir -Recurse src | Sort-Object Length'), [
+      { type: 'listFiles', command: 'dir -Recurse src', path: 'src' },
+    ]);
+    assert.deepEqual(await actions('Select-String -Path *.md "fn main"'), [
+      { type: 'search', command: "Select-String -Path *.md 'fn main'", query: 'fn main', path: '*.md' },
+    ]);
+    assert.deepEqual(await actions('npm test'), [{ type: 'unknown', command: 'npm test' }]);
   });
 });
