@@ -157,10 +157,13 @@ function isSafeOnPowerShell(command: SimpleCommand): boolean {
   return !args.some(reachesOut) && isSafeCommand({ ...command, words: ['git', ...args] });
 }
 
+/** The read-only test for the commands of a line, by the shell that runs it. */
+export const safeCommandTest = (line: CommandLine): ((command: SimpleCommand) => boolean) =>
+  line.grammar === 'powershell' ? isSafeOnPowerShell : isSafeCommand;
+
 export function isKnownSafe(line: CommandLine): boolean {
   // cmd.exe lines are never plain (commandLine.ts).
-  const safe = line.grammar === 'powershell' ? isSafeOnPowerShell : isSafeCommand;
-  return line.plain && line.commands.length > 0 && line.commands.every(safe);
+  return line.plain && line.commands.length > 0 && line.commands.every(safeCommandTest(line));
 }
 
 /** Whether some command of the line is git (see CommandCircumstances.readsRepositoryConfig). */
