@@ -1,6 +1,7 @@
 // Builds the three bundles in one run: the extension host, the headless app-server, the webview.
 // `--production` minifies without source maps (what ships); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
@@ -34,6 +35,44 @@ const apart = (filter, bundle) => ({
     }));
   },
 });
+
+/**
+ * Node's modules the handshake does not need, which the core loads when one of their exports is first
+ * read rather than when a module importing them loads: loading them at startup cost ~3.5 ms of the
+ * ~15 ms a start may take over a bare Node server (bench/startup.mjs). Each import of one gets an
+ * object with a getter per export (the names are this Node's, read at build time).
+ */
+const deferredBuiltins = [
+  'crypto',
+  'child_process',
+  'readline',
+  'fs/promises',
+  'timers/promises',
+  'perf_hooks',
+  'v8',
+];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    const filter = new RegExp(`^(node:)?(${deferredBuiltins.join('|').replaceAll('/', '\\/')})$`);
+    build.onResolve({ filter }, (args) =>
+      args.namespace === 'lazy-builtin'
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const exported = Object.keys(await import(`node:${args.path}`)).filter((key) => key !== 'default');
+      return {
+        contents: `let real;
+const load = () => (real ??= require('node:${args.path}'));
+module.exports = Object.defineProperties({}, {
+${exported.map((key) => `  ${JSON.stringify(key)}: { get: () => load()[${JSON.stringify(key)}], enumerable: true },`).join('\n')}
+});`,
+        loader: 'js',
+      };
+    });
+  },
+};
 
 /**
  * What the server loads only when a request first needs it, each in a bundle of its own, so a start
@@ -85,6 +124,19 @@ const onDemand = [
   },
 ];
 
+/**
+ * The core starts with a hash of its own content, which keys its V8 code cache
+ * (server/cli/codeCache.ts): the launcher reads it at no cost, where hashing the bundle at each start
+ * would not be. Built with a placeholder of the same length, so the source map stays right.
+ */
+const coreStamp = (hash) => `/*threadline-core:${hash}*/`;
+function stampCore() {
+  const file = 'dist/server-core.js';
+  const text = readFileSync(file, 'utf8');
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  writeFileSync(file, text.replace(coreStamp('0'.repeat(16)), coreStamp(hash)));
+}
+
 const builds = {
   extension: {
     ...node,
@@ -96,15 +148,21 @@ const builds = {
     ...node,
     entryPoints: { server: 'server/cli/main.ts' },
     outdir: 'dist',
+    plugins: [lazyBuiltins],
+    define: { ...node.define, __DEFERRED_BUILTINS__: JSON.stringify(deferredBuiltins) },
     banner: { js: '#!/usr/bin/env node' },
   },
   'server-core': {
     ...node,
     entryPoints: { 'server-core': 'server/core.ts' },
     outdir: 'dist',
-    plugins: onDemand
-      .filter((part) => part.from === 'core')
-      .map((part) => apart(part.import, `${part.bundle}.js`)),
+    banner: { js: coreStamp('0'.repeat(16)) },
+    plugins: [
+      lazyBuiltins,
+      ...onDemand
+        .filter((part) => part.from === 'core')
+        .map((part) => apart(part.import, `${part.bundle}.js`)),
+    ],
   },
   ...Object.fromEntries(
     onDemand.map((part) => [
@@ -154,6 +212,7 @@ if (watch) {
       if (!r.metafile) return;
       report(name, r);
       if (name === 'server') chmodSync('dist/server.js', 0o755);
+      if (name === 'server-core') stampCore();
     };
     const plugins = [...(options.plugins ?? []), { name: 'report', setup: (b) => b.onEnd(onEnd) }];
     const ctx = await esbuild.context({ ...options, plugins });
@@ -170,4 +229,5 @@ if (watch) {
     writeFileSync(`dist/${name}.meta.json`, JSON.stringify(result.metafile));
   }
   chmodSync('dist/server.js', 0o755);
+  stampCore();
 }

@@ -9,6 +9,7 @@ import { PendingApprovals } from './approvals/pendingApprovals';
 import { PromptAlerts } from './approvals/promptAlerts';
 import { registerConversation } from './conversation/conversationViews';
 import { serverVersion } from './server/serverVersion';
+import { SaveFailures } from './server/saveFailures';
 import { ServerStatus } from './server/serverStatus';
 import { ThreadlineServer } from './server/threadlineServer';
 import { ThreadsView } from './threads/threadsView';
@@ -46,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     alerts,
     mcp,
     new ServerStatus(server),
+    new SaveFailures(server),
     ...accountCommands(server, keys),
     vscode.commands.registerCommand('threadline.about', () => showAbout(context)),
     vscode.commands.registerCommand('threadline.showLog', () => server?.log.show()),

@@ -21,7 +21,14 @@ export interface AppServerOptions {
   configOverrides: string[];
 }
 
-export async function runAppServer(options: AppServerOptions): Promise<number> {
+/**
+ * `started` runs once, when the server has answered its first handshake (a WebSocket server: once
+ * it listens), before anything else it does after that.
+ */
+export async function runAppServer(
+  options: AppServerOptions,
+  started: () => void = () => {},
+): Promise<number> {
   const target = parseListenUrl(options.listen);
   const token = target.kind === 'ws' ? listenerToken(options) : null;
   const recentLog = new RecentLines();
@@ -33,9 +40,14 @@ export async function runAppServer(options: AppServerOptions): Promise<number> {
   keepRunningOnStrayErrors(log);
   const flags = await sessionFlagsTable(options.configOverrides);
   const services = new Services(resolveHome(), log, recentLog, flags);
+  // Watching for idle time waits too: its V8 and timing modules are not needed to answer.
+  let stopCollecting = () => {};
+  services.afterStart(() => {
+    started();
+    stopCollecting = collectWhenIdle(log);
+  });
   const dispatch = createDispatcher(methodHandlers(services), log, toRpcError);
   const listening = await listen(target, { ...options, token }, dispatch, services, log);
-  const stopCollecting = collectWhenIdle(log);
   const stop = () => void listening.close();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

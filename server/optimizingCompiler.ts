@@ -8,8 +8,9 @@
 // 100,000 paths against a query, runs 4–8× slower unoptimized (bench/fuzzyFileSearch.ts): such work
 // turns the compiler on while it runs, and what it optimized stays optimized. The flag is V8's own,
 // so it is flipped at run time (a command-line flag would cost Node its built-in code cache). The
-// launcher turns it off before it loads the core, whose start would otherwise get optimized; the
-// state lives on the process, since the launcher and the core are separate bundles.
+// launcher turns it off once the server has started (any flag change before that costs the built-ins
+// loaded after it their code cache, too); the state lives on the process, since the launcher and the
+// core are separate bundles.
 import { setFlagsFromString } from 'node:v8';
 
 interface CompilerState {

@@ -62,6 +62,7 @@ export class Services {
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
+  private started: (() => void) | undefined;
 
   /** Layers, writes, requirements and feature flags of the config. */
   readonly configuration: ConfigService;
@@ -203,9 +204,17 @@ export class Services {
     return new TurnCheckpointWriter(this.checkpoints, threadId, turnId, this.log);
   }
 
+  /** Runs once, first thing after the first warm-up (app.ts: what waits until the server has started). */
+  afterStart(started: () => void): void {
+    this.started = started;
+  }
+
   /** Starts loading what thread methods need, without making anyone wait for it. */
   warmUp(): void {
     setImmediate(() => {
+      const started = this.started;
+      this.started = undefined;
+      started?.();
       this.store().catch(() => {});
       this.loadedConfig().catch(() => {});
       this.store()

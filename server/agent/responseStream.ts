@@ -1,6 +1,14 @@
 // Plays one model response into items: each message or reasoning block becomes an item that is
 // started, streamed as deltas and completed. What the model said becomes conversation entries,
 // and tool calls are collected for the loop to run once the response is complete.
+//
+// A response cut off and retried: what the cut attempt said is void, but its items are not
+// completed (nothing cut off is stored). They stay open, and the retry's messages and reasoning
+// blocks continue them in order, under the same ids, since clients render deltas by item id: while
+// the retry repeats what the client already has, nothing is sent; beyond it, the rest streams as
+// usual. A retry that says something else cannot be mended by more deltas: that item streams no
+// more, and its completion carries the retry's text, which clients take as the item's final state.
+// An item the retry does not continue stays unfinished, as a cut item does in Codex.
 import { randomUUID } from 'node:crypto';
 import type { AgentMessageItem, PlanItem, ReasoningItem } from '../protocol/items';
 import type {
@@ -12,6 +20,7 @@ import type {
   TokenUsage,
 } from '../providers/types';
 import { ProposedPlanSplitter, type PlanSegment } from './proposedPlan';
+import { PartsCatchup, StreamCatchup } from './streamCatchup';
 import type { ToolCall } from './tool';
 import type { TurnEmitter } from './turnEmitter';
 import { toTurnError } from './turnError';
@@ -32,9 +41,23 @@ interface OpenMessage {
   shown: string[];
   splitter: ProposedPlanSplitter | null;
   plan: { item: PlanItem; parts: string[] } | null;
+  /** Continued from a cut attempt: what the client has of it, matched against the retry. */
+  catchup: StreamCatchup | null;
+  /** The retry said something else than the client has: its text goes in the completion only. */
+  quiet: boolean;
 }
 
-type Open = OpenMessage | { kind: 'reasoning'; item: ReasoningItem };
+interface OpenReasoning {
+  kind: 'reasoning';
+  item: ReasoningItem;
+  /** Continued from a cut attempt: what the client has of each part. */
+  catchup: PartsCatchup | null;
+}
+
+type Open = OpenMessage | OpenReasoning;
+
+/** Keys of the items a cut attempt left open, for the retry to continue (no provider key looks so). */
+const CARRIED = '\0carried:';
 
 export interface StreamOptions {
   /** Stream a <proposed_plan> block as its own plan item. */
@@ -60,9 +83,8 @@ export async function streamResponse(
         continue;
       }
       if (event.type === 'retrying') {
-        await attempt.closeOpenItems();
+        attempt.retry();
         emit.turnEvent('error', { error: toTurnError(event.error), willRetry: true });
-        attempt.reset();
         continue;
       }
       await attempt.apply(event);
@@ -79,44 +101,55 @@ class Attempt {
   private open = new Map<string, Open>();
   private entries: ConversationEntry[] = [];
   private toolCalls: ToolCall[] = [];
+  private carried = 0;
 
   constructor(
     private readonly emit: TurnEmitter,
     private readonly options: StreamOptions,
   ) {}
 
-  reset(): void {
+  /** Starts over after a cut: what was said is void; open items wait for the retry to continue them. */
+  retry(): void {
+    const open = [...this.open.values()];
     this.open.clear();
+    for (const item of open) this.open.set(`${CARRIED}${this.carried++}`, item);
     this.entries = [];
     this.toolCalls = [];
   }
 
   async apply(event: Exclude<ModelEvent, { type: 'completed' | 'retrying' | 'rateLimits' }>): Promise<void> {
     switch (event.type) {
-      case 'messageStart':
+      case 'messageStart': {
+        const carried = this.takeCarried('message');
+        if (carried) return this.continueMessage(event.key, carried);
         return this.start(event.key, {
           kind: 'message',
           item: { type: 'agentMessage', id: randomUUID(), text: '' },
           deltas: [],
           shown: [],
-          splitter: this.options.planMode ? new ProposedPlanSplitter() : null,
+          splitter: this.splitter(),
           plan: null,
+          catchup: null,
+          quiet: false,
         });
-      case 'messageDelta': {
-        const open = this.message(event.key);
-        open.deltas.push(event.delta);
-        return this.show(open, event.delta);
       }
+      case 'messageDelta':
+        return this.take(this.message(event.key), event.delta);
       case 'messageDone':
         return this.finishMessage(event.key, event.text);
-      case 'reasoningStart':
+      case 'reasoningStart': {
+        const carried = this.takeCarried('reasoning');
+        if (carried) return this.continueReasoning(event.key, carried);
         return this.start(event.key, {
           kind: 'reasoning',
           item: { type: 'reasoning', id: randomUUID(), summary: [], content: [] },
+          catchup: null,
         });
+      }
       case 'reasoningSummaryPartAdded': {
-        const item = this.reasoning(event.key);
+        const { item, catchup } = this.reasoning(event.key);
         grow(item.summary, event.summaryIndex);
+        if (catchup?.knows(`s${event.summaryIndex}`)) return;
         this.emit.itemDelta('item/reasoning/summaryPartAdded', {
           itemId: item.id,
           summaryIndex: event.summaryIndex,
@@ -124,29 +157,33 @@ class Attempt {
         return;
       }
       case 'reasoningSummaryDelta': {
-        const item = this.reasoning(event.key);
+        const { item, catchup } = this.reasoning(event.key);
         grow(item.summary, event.summaryIndex);
         item.summary[event.summaryIndex] += event.delta;
+        const delta = catchup ? catchup.pass(`s${event.summaryIndex}`, event.delta) : event.delta;
+        if (!delta) return;
         this.emit.itemDelta('item/reasoning/summaryTextDelta', {
           itemId: item.id,
-          delta: event.delta,
+          delta,
           summaryIndex: event.summaryIndex,
         });
         return;
       }
       case 'reasoningTextDelta': {
-        const item = this.reasoning(event.key);
+        const { item, catchup } = this.reasoning(event.key);
         grow(item.content, event.contentIndex);
         item.content[event.contentIndex] += event.delta;
+        const delta = catchup ? catchup.pass(`c${event.contentIndex}`, event.delta) : event.delta;
+        if (!delta) return;
         this.emit.itemDelta('item/reasoning/textDelta', {
           itemId: item.id,
-          delta: event.delta,
+          delta,
           contentIndex: event.contentIndex,
         });
         return;
       }
       case 'reasoningDone': {
-        const item = this.reasoning(event.key);
+        const { item } = this.reasoning(event.key);
         this.open.delete(event.key);
         this.entries.push(event.entry);
         await this.emit.itemCompleted(item);
@@ -160,6 +197,8 @@ class Attempt {
   }
 
   async finish(usage: TokenUsage | null): Promise<ResponseOutcome> {
+    // Items of a cut attempt the retry did not continue: their text was not said again.
+    for (const key of this.open.keys()) if (key.startsWith(CARRIED)) this.open.delete(key);
     await this.closeOpenItems();
     return { entries: this.entries, toolCalls: this.toolCalls, usage };
   }
@@ -185,17 +224,75 @@ class Attempt {
     this.emit.itemStarted(open.item);
   }
 
+  /** The first item of the kind a cut attempt left open, taken for the retry to continue. */
+  private takeCarried<K extends Open['kind']>(kind: K): Extract<Open, { kind: K }> | undefined {
+    for (const [key, open] of this.open) {
+      if (key.startsWith(CARRIED) && open.kind === kind) {
+        this.open.delete(key);
+        return open as Extract<Open, { kind: K }>;
+      }
+    }
+    return undefined;
+  }
+
+  /** The retry's message continues a cut one: the client has what was sent of it (nothing, if quiet). */
+  private continueMessage(key: string, open: OpenMessage): void {
+    const sent = open.quiet ? null : (open.catchup?.sent ?? open.deltas.join(''));
+    open.deltas = [];
+    open.catchup = sent === null ? null : new StreamCatchup(sent);
+    if (open.quiet) [open.shown, open.splitter] = [[], this.splitter()];
+    this.open.set(key, open);
+  }
+
+  /** The same for reasoning; one cut twice is not mended (its completion carries the text). */
+  private continueReasoning(key: string, open: OpenReasoning): void {
+    const { item } = open;
+    const sent = new Map([
+      ...item.summary.map((text, i) => [`s${i}`, text] as const),
+      ...item.content.map((text, i) => [`c${i}`, text] as const),
+    ]);
+    open.catchup = new PartsCatchup(open.catchup ? null : sent);
+    [item.summary, item.content] = [[], []];
+    this.open.set(key, open);
+  }
+
+  /** A delta of the model's text: kept whole, shown as far as the client lacks it. */
+  private async take(open: OpenMessage, delta: string): Promise<void> {
+    open.deltas.push(delta);
+    if (!open.catchup) return this.show(open, delta);
+    const rest = open.catchup.pass(delta);
+    if (rest === null) return this.quiet(open);
+    if (open.catchup.caughtUp) open.catchup = null;
+    if (rest) await this.show(open, rest);
+  }
+
+  /** The retry says something else than the client has: the message is rebuilt from it, unstreamed. */
+  private async quiet(open: OpenMessage): Promise<void> {
+    [open.catchup, open.quiet, open.shown, open.splitter] = [null, true, [], this.splitter()];
+    await this.show(open, open.deltas.join(''));
+  }
+
+  private splitter(): ProposedPlanSplitter | null {
+    return this.options.planMode ? new ProposedPlanSplitter() : null;
+  }
+
   private async finishMessage(key: string, finalText: string): Promise<void> {
     const open = this.message(key);
     this.open.delete(key);
-    let text = open.deltas.join('');
-    // The completed item must equal its deltas: send whatever the deltas missed as one more.
-    if (finalText.startsWith(text) && finalText.length > text.length) {
-      await this.show(open, finalText.slice(text.length));
+    let text: string;
+    // The final text usually is the deltas joined: then it is the message's text, and the deltas
+    // are never joined into a second copy (a long answer is megabytes).
+    const said = saidLength(finalText, open.deltas);
+    if (said !== undefined) {
+      // The completed item must equal its deltas: send whatever the deltas missed as one more.
+      if (finalText.length > said) await this.take(open, finalText.slice(said));
       text = finalText;
-    }
+    } else text = open.deltas.join('');
+    // A retry that ended short of what the client has: the completion says what it did say.
+    if (open.catchup) await this.quiet(open);
     for (const segment of open.splitter?.end() ?? []) await this.showSegment(open, segment);
-    open.item.text = open.shown.join('');
+    // Without a plan to split off, the message shows what the model said.
+    open.item.text = open.splitter ? open.shown.join('') : text;
     if (text) this.entries.push({ kind: 'assistant', text });
     await this.emit.itemCompleted(open.item);
   }
@@ -209,7 +306,8 @@ class Attempt {
     switch (segment.kind) {
       case 'text':
         open.shown.push(segment.text);
-        this.emit.itemDelta('item/agentMessage/delta', { itemId: open.item.id, delta: segment.text });
+        if (!open.quiet)
+          this.emit.itemDelta('item/agentMessage/delta', { itemId: open.item.id, delta: segment.text });
         return;
       case 'planStart':
         open.plan = { item: { type: 'plan', id: randomUUID(), text: '' }, parts: [] };
@@ -236,12 +334,22 @@ class Attempt {
     return open;
   }
 
-  private reasoning(key: string): ReasoningItem {
+  private reasoning(key: string): OpenReasoning {
     const open = this.open.get(key);
     if (open?.kind !== 'reasoning')
       throw new Error(`the model stream sent reasoning for an unknown block (${key})`);
-    return open.item;
+    return open;
   }
+}
+
+/** The length of the deltas when `text` begins with all of them, in order; undefined if it does not. */
+function saidLength(text: string, deltas: string[]): number | undefined {
+  let at = 0;
+  for (const delta of deltas) {
+    if (!text.startsWith(delta, at)) return undefined;
+    at += delta.length;
+  }
+  return at;
 }
 
 function grow(parts: string[], index: number): void {

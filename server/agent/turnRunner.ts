@@ -21,7 +21,7 @@ export interface TurnLaunch {
 }
 
 export async function launchTurn(launch: TurnLaunch): Promise<Turn> {
-  const { active, userMessage } = launch;
+  const { active } = launch;
   const { emit } = active;
   launch.setRunning(true);
   let ended = false;
@@ -30,14 +30,10 @@ export async function launchTurn(launch: TurnLaunch): Promise<Turn> {
     ended = true;
   };
   try {
-    await emit.started();
-    if (userMessage) {
-      emit.itemStarted(userMessage);
-      await emit.itemCompleted(userMessage);
-    }
     const outcome = await run(launch);
-    // Input steered in after the model's last request still belongs to the conversation.
-    await emit.modelEntries(active.takeSteeredInput());
+    // Input steered in after the model's last request still belongs to the conversation. A write
+    // that fails here is kept by the emitter, which then ends the turn failed.
+    await emit.modelEntries(active.takeSteeredInput()).catch(() => {});
     // A client may start the next turn as soon as it hears this one completed.
     return await emit.completed(outcome.status, outcome.error, end);
   } finally {
@@ -46,8 +42,15 @@ export async function launchTurn(launch: TurnLaunch): Promise<Turn> {
 }
 
 async function run(launch: TurnLaunch): Promise<TurnOutcome> {
+  const { emit } = launch.active;
   let spec: TurnSpec;
   try {
+    // A start that cannot be saved is announced, then fails the turn before the model is asked.
+    await emit.started();
+    if (launch.userMessage) {
+      emit.itemStarted(launch.userMessage);
+      await emit.itemCompleted(launch.userMessage);
+    }
     if (launch.body) {
       await launch.body();
       return { status: launch.active.interrupted ? 'interrupted' : 'completed', error: null };
@@ -56,7 +59,7 @@ async function run(launch: TurnLaunch): Promise<TurnOutcome> {
   } catch (error) {
     if (isAbort(error) || launch.active.interrupted) return { status: 'interrupted', error: null };
     const turnError = toTurnError(error);
-    launch.active.emit.turnEvent('error', { error: turnError, willRetry: false });
+    emit.turnEvent('error', { error: turnError, willRetry: false });
     return { status: 'failed', error: turnError };
   }
   return (launch.run ?? runTurn)(spec, launch.active);

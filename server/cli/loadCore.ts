@@ -1,43 +1,48 @@
-// Loads dist/server-core.js through V8's code cache, kept in the home directory: compiling the
-// bundle is most of what a Node server pays at startup, and a cached compile costs a tenth of it.
-// Any problem with the cache falls back to a plain compile; the cache is rewritten after startup.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
+// Loads dist/server-core.js through V8's code cache (codeCache.ts): compiling the bundle is most of
+// what a Node server pays at startup, and a cached compile costs a fifth of it. Any problem with the
+// cache falls back to a plain compile.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import type * as CoreModule from '../core';
+import { buildStamp, canCache, CodeCache } from './codeCache';
 
 type Core = typeof CoreModule;
 
-export function loadCore(home: string): Core {
+export interface LoadedCore {
+  core: Core;
+  /**
+   * Writes the cache when there was none for this build or V8 turned it down. Called once the
+   * handshake is answered, so the cache holds what startup compiled, and before the V8 flags change
+   * from what they were when the core loaded: V8 accepts a cache only under the flags it was made
+   * with (startupFlags.ts).
+   */
+  saveCache(): void;
+}
+
+export function loadCore(home: string): LoadedCore {
   const file = join(__dirname, 'server-core.js');
   const source = readFileSync(file, 'utf8');
-  const cacheFile = join(home, 'cache', `server-core-${__THREADLINE_VERSION__}-${source.length}.v8`);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // first start with this home or this version
-  }
-  const script = new Script(Module.wrap(source), { filename: file, cachedData });
+  const stamp = buildStamp(source);
+  const cache = stamp === undefined || !canCache() ? undefined : new CodeCache(__dirname, home, stamp);
+  const cached = cache?.read();
+  const script = new Script(wrap(source), { filename: file, cachedData: cached?.data });
   const exports = {};
   const module = { exports };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(exports, exports, require, module, file, __dirname);
-  if (!cachedData || script.cachedDataRejected) {
-    // After the first request is served, the cache also holds the functions that startup compiled.
-    setTimeout(() => writeCache(cacheFile, script), 1000).unref();
-  }
-  return module.exports as Core;
+  let stale = cache !== undefined && (!cached?.data || script.cachedDataRejected === true);
+  return {
+    core: module.exports as Core,
+    saveCache: () => {
+      if (!stale) return;
+      stale = false;
+      cache!.write(script.createCachedData(), cached?.folder);
+    },
+  };
 }
 
-function writeCache(cacheFile: string, script: Script): void {
-  try {
-    mkdirSync(join(cacheFile, '..'), { recursive: true, mode: 0o700 });
-    const temp = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
-    renameSync(temp, cacheFile);
-  } catch {
-    // A read-only home only costs the next start its compile time.
-  }
+/** Module.wrap's function around the source (requiring node:module loads Node's ES module loader). */
+function wrap(source: string): string {
+  return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 }

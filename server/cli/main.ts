@@ -2,9 +2,8 @@
 // without loading the server, which lives in dist/server-core.js.
 import { resolveHome } from '../config/home';
 import { parseArgs, usage } from './args';
-import { setFlagsFromString } from 'node:v8';
 import { loadCore } from './loadCore';
-import { skipOptimizingCompiler } from '../optimizingCompiler';
+import { setRunningFlags, setStartupFlags } from './startupFlags';
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);
@@ -19,29 +18,20 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`threadline: ${parsed.message}\n\n${usage()}`);
       return 2;
     case 'generate': {
-      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome());
+      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome()).core;
       const write = parsed.format === 'ts' ? writeTypeScript : writeJsonSchema;
       await write(parsed.out, { experimental: parsed.experimental });
       return 0;
     }
     case 'app-server': {
-      keepYoungGenerationSmall();
-      skipOptimizingCompiler();
-      const { runAppServer } = loadCore(resolveHome());
-      return runAppServer(parsed);
+      setStartupFlags();
+      const { core, saveCache } = loadCore(resolveHome());
+      return core.runAppServer(parsed, () => {
+        saveCache();
+        setRunningFlags();
+      });
     }
   }
-}
-
-/**
- * V8 doubles the young generation under allocation pressure (up to 2 × 16 MiB) and never shrinks
- * it while the process idles, so one burst of traffic left a server holding 30 MiB of empty
- * semi-space for good. Semi-spaces that do not grow keep it at 2 MiB; the extra scavenges cost a
- * streamed turn nothing measurable (bench/turnStream.ts). A command-line flag would do the same,
- * but any V8 flag there makes Node reject its built-in code cache and start ~25 ms slower.
- */
-function keepYoungGenerationSmall(): void {
-  setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 main(process.argv.slice(2)).then(

@@ -12,6 +12,8 @@ export interface Session {
   process: RunningProcess;
   /** Output since the last poll. */
   unread: OutputBuffer;
+  /** Settles once what follows the end (the sandbox's report) is in `unread`. */
+  settled: Promise<void>;
 }
 
 const MAX_SESSIONS = 32;
@@ -22,6 +24,7 @@ export class CommandSessions {
   private nextId = 1;
 
   add(threadId: string, command: string, cwd: string, process: RunningProcess): Session {
+    const settled = process.exited.then(() => {});
     if (this.sessions.size >= MAX_SESSIONS) this.evictOne();
     const session = {
       id: this.nextId++,
@@ -30,6 +33,7 @@ export class CommandSessions {
       cwd,
       process,
       unread: new OutputBuffer(UNREAD_CAP_BYTES),
+      settled,
     };
     this.sessions.set(session.id, session);
     return session;

@@ -2,6 +2,7 @@
 // get, and streams its output as text.
 import { StringDecoder } from 'node:string_decoder';
 import type { SandboxPolicy } from '../protocol/enums';
+import type { NameReport } from '../sandbox/nameGuard';
 import { releaseSandbox, wrapCommand, type Availability, type Wrapped } from '../sandbox/sandbox';
 import { commandEnv, type ShellEnvironmentPolicy } from './commandEnv';
 import { RunningProcess } from './processRunner';
@@ -24,9 +25,14 @@ export interface StartOptions {
   onText?: (text: string, stream: 'stdout' | 'stderr') => void;
 }
 
-export async function startCommand(
-  options: StartOptions,
-): Promise<{ process: RunningProcess; wrapped: Wrapped }> {
+export interface Started {
+  process: RunningProcess;
+  wrapped: Wrapped;
+  /** Settles once the command has ended and its sandbox is cleaned up: what it was made to undo. */
+  released: Promise<NameReport>;
+}
+
+export async function startCommand(options: StartOptions): Promise<Started> {
   const env = commandEnv(process.env, options.environment, options.cwd, options.env);
   const wrapped: Wrapped = options.policy
     ? await wrapCommand(
@@ -35,8 +41,9 @@ export async function startCommand(
         options.policyCwd ?? options.cwd,
         env,
         options.availability,
+        options.cwd,
       )
-    : { argv: options.argv, sandbox: null, unavailable: null, fd3: null, env, privateTmp: null };
+    : { argv: options.argv, sandbox: null, unavailable: null, fd3: null, env, privateTmp: null, names: null };
   const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
   const { onText } = options;
   const running = new RunningProcess({
@@ -54,6 +61,6 @@ export async function startCommand(
         }
       : undefined,
   });
-  void running.exited.then(() => releaseSandbox(wrapped));
-  return { process: running, wrapped };
+  const released = running.exited.then(() => releaseSandbox(wrapped));
+  return { process: running, wrapped, released };
 }

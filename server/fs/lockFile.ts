@@ -61,7 +61,8 @@ async function isStale(path: string, staleMs: number): Promise<boolean> {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id runs on this machine (one we may not signal counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,11 +6,12 @@ import { normalizeSandboxPolicy } from '../protocol/enums';
 import { sandboxPolicyFor } from '../config/settings';
 import { commandEnv } from '../exec/commandEnv';
 import { RunningProcess } from '../exec/processRunner';
-import { StreamCapture } from '../exec/streamCapture';
+import { STREAMED_OUTPUT_BUDGET_BYTES, StreamCapture } from '../exec/streamCapture';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { Peer } from '../rpc/clientConnection';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { ErrorCodes, invalidParams, invalidRequest, RpcError } from '../rpc/rpcError';
+import { quarantineNotice } from '../sandbox/newProtectedNames';
 import { releaseSandbox, sandboxAvailability, wrapCommand } from '../sandbox/sandbox';
 import type { Services } from '../services';
 
@@ -122,8 +123,11 @@ export function commandHandlers(services: Services): HandlerTable {
         `cannot confine the command as sandboxPolicy ${policy.type} asks: ${wrapped.unavailable}`,
       );
     }
-    const cap = params.disableOutputCap ? null : (params.outputBytesCap ?? DEFAULT_OUTPUT_CAP_BYTES);
+    const kept = params.disableOutputCap ? null : (params.outputBytesCap ?? DEFAULT_OUTPUT_CAP_BYTES);
     const streaming = params.streamStdoutStderr === true;
+    // Streamed output is capped by the streaming budget too, even with disableOutputCap: capReached
+    // on the last piece tells the client the rest was cut.
+    const cap = streaming ? Math.min(kept ?? Infinity, STREAMED_OUTPUT_BUDGET_BYTES) : kept;
     const captures = {
       stdout: new StreamCapture(cap, !streaming),
       stderr: new StreamCapture(cap, !streaming),
@@ -157,8 +161,13 @@ export function commandHandlers(services: Services): HandlerTable {
       });
     }
     const exit = await child.exited;
-    releaseSandbox(wrapped);
+    const { quarantined } = await releaseSandbox(wrapped);
     if (exit.spawnError) throw invalidParams(`cannot run ${params.command[0]}: ${exit.spawnError}`);
-    return { exitCode: exit.exitCode, stdout: captures.stdout.text(), stderr: captures.stderr.text() };
+    const moved = quarantined.length ? `\n${quarantineNotice(quarantined)}\n` : '';
+    return {
+      exitCode: exit.exitCode,
+      stdout: captures.stdout.text(),
+      stderr: captures.stderr.text() + moved,
+    };
   }
 }

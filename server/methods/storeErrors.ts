@@ -1,12 +1,14 @@
 // Maps the thread store's errors to JSON-RPC errors, in one place for every method.
 import { ErrorCodes, RpcError, invalidParams } from '../rpc/rpcError';
 import { InvalidCursorError } from '../threads/listing';
-import { HistoryError, ThreadNotFoundError } from '../threads/storeErrors';
+import { HistoryError, StoreWriteError, ThreadNotFoundError } from '../threads/storeErrors';
 
 export function toRpcError(error: unknown): unknown {
   if (error instanceof ThreadNotFoundError)
     return new RpcError(ErrorCodes.invalidRequest, `thread not found: ${error.threadId}`);
   if (error instanceof InvalidCursorError || error instanceof HistoryError)
     return invalidParams(error.message);
+  if (error instanceof StoreWriteError)
+    return new RpcError(ErrorCodes.internalError, `${error.message}; nothing was saved`);
   return error;
 }

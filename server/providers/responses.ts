@@ -21,7 +21,10 @@ export function responsesWire(provider: ProviderConfig, apiKey: string | null): 
   return {
     stream(request, signal, progress) {
       const send = () => post({ ...body(request), stream: true }, signal);
-      return events(sseBatches(send, progress), provider.name);
+      return events(
+        sseBatches(send, progress, (name) => name === '' || READ.has(name)),
+        provider.name,
+      );
     },
     listModels: (signal) => listOpenAiModels(provider, apiKey, signal),
   };
@@ -129,6 +132,23 @@ function toTool(tool: ToolSpec): Tool {
         ...(tool.format ? { format: tool.format } : {}),
       } as Tool);
 }
+
+/**
+ * The events read; the others (output_text.done, content_part.done, …) repeat what the deltas
+ * carried, a long answer whole each time, and are dropped unparsed.
+ */
+const READ = new Set([
+  'response.output_item.added',
+  'response.output_text.delta',
+  'response.reasoning_summary_part.added',
+  'response.reasoning_summary_text.delta',
+  'response.reasoning_text.delta',
+  'response.output_item.done',
+  'response.completed',
+  'response.failed',
+  'response.incomplete',
+  'error',
+]);
 
 type StreamEvent = ResponseStreamEvent | { type: 'error'; code: string | null; message: string };
 

@@ -10,10 +10,19 @@ export interface SseEvent {
   data: string;
 }
 
-/** Splits decoded text into events as it arrives; a block is complete at its blank line. */
+/**
+ * Splits decoded text into events as it arrives; a block is complete at its blank line. Events
+ * whose name `wanted` refuses are dropped, the long ones as they arrive (Responses repeats a whole
+ * answer in several closing events nobody reads).
+ */
 export class SseParser {
-  private buffer = '';
+  /** Text since the last complete block, in the pieces it came in. */
+  private pending: string[] = [];
   private carriageReturn = false;
+  /** The block being received is of an unwanted event: its text is not kept. */
+  private dropping = false;
+
+  constructor(private readonly wanted: (event: string) => boolean = () => true) {}
 
   push(text: string): SseEvent[] {
     if (this.carriageReturn) text = '\r' + text;
@@ -21,16 +30,40 @@ export class SseParser {
     this.carriageReturn = text.endsWith('\r');
     if (this.carriageReturn) text = text.slice(0, -1);
     if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
-    const buffer = this.buffer + text;
+    // An event of megabytes (a long answer's final text) comes in many chunks: they are joined
+    // once it is complete, not searched again with every chunk.
+    const last = this.pending.at(-1);
+    const ends = text.includes('\n\n') || (text.startsWith('\n') && last?.endsWith('\n') === true);
+    if (!ends) {
+      if (text) this.pending.push(text);
+      this.dropIfUnwanted();
+      return [];
+    }
+    const buffer = this.pending.length ? this.pending.join('') + text : text;
     const events: SseEvent[] = [];
     let start = 0;
     for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', start)) {
-      const event = parseBlock(buffer, start, end);
-      if (event) events.push(event);
+      const event = this.dropping ? null : parseBlock(buffer, start, end);
+      if (event && this.wanted(event.event)) events.push(event);
+      this.dropping = false;
       start = end + 2;
     }
-    this.buffer = start === 0 ? buffer : buffer.slice(start);
+    this.pending = start < buffer.length ? [buffer.slice(start)] : [];
+    this.dropIfUnwanted();
     return events;
+  }
+
+  /** Once the block being received names an unwanted event, keeps only its last character. */
+  private dropIfUnwanted(): void {
+    const head = this.pending[0];
+    if (!this.dropping) {
+      const lineEnd = head?.indexOf('\n') ?? -1;
+      if (lineEnd === -1 || !head!.startsWith('event:') || this.wanted(head!.slice(6, lineEnd).trim()))
+        return;
+      this.dropping = true;
+    }
+    // The last character may be the first half of the blank line that ends the block.
+    this.pending = [this.pending.at(-1)!.slice(-1)];
   }
 }
 
@@ -64,12 +97,13 @@ function parseBlock(text: string, start: number, end: number): SseEvent | null {
 export async function* sseBatches(
   send: () => Promise<{ body: AsyncIterable<Uint8Array> | null; headers?: HeaderGetter }>,
   progress: Progress,
+  wanted?: (event: string) => boolean,
 ): AsyncGenerator<SseEvent[]> {
   const { body, headers } = await send();
   progress.opened(headers);
   if (!body) return;
   const decoder = new TextDecoder();
-  const parser = new SseParser();
+  const parser = new SseParser(wanted);
   for await (const chunk of body) {
     progress.heard();
     const events = parser.push(decoder.decode(chunk, { stream: true }));

@@ -25,6 +25,8 @@ export interface ReaderHooks {
 export interface WriterHooks {
   observe: (message: Message) => void;
   onBackpressure: (blocked: boolean) => void;
+  /** The transport gave up on a client that stopped reading, and closes; `reason` is for the log. */
+  onOverflow: (reason: string) => void;
 }
 
 /** How a transport turns its byte stream or frames into JSON-RPC messages. */
@@ -95,10 +97,12 @@ export class ClientConnection implements Peer {
       },
       onEnd: () => void admission.idle().then(() => this.close()),
     });
-    // Egress is bounded by not reading more requests while the client is not reading our output.
+    // While the client is not reading our output we stop reading its requests, so it cannot make
+    // more output wait; the transport bounds the rest (see Outbox).
     this.writer = transport.createWriter({
       observe: (message) => admission.settle(message),
       onBackpressure: (blocked) => (blocked ? reader.pause?.() : reader.resume?.()),
+      onOverflow: (reason) => log.warn(`connection ${this.id}: disconnected: ${reason}`),
     });
     this.connection = createMessageConnection(reader, this.writer, rpcLogger(log, this.id));
     this.connection.onRequest((method, params) => this.handle(dispatch, method, params, log));

@@ -4,7 +4,9 @@ import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable } from 'vscode-jsonrpc';
 import type { DataCallback, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc';
-import { decodeMessage, encodeMessage, type MalformedMessage } from './envelope';
+import { decodeMessage, type MalformedMessage } from './envelope';
+import { DEFAULT_SOFT_BYTES, Outbox } from './outbox';
+import { tickBatcher } from './tickBatch';
 
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 const NEWLINE = 0x0a;
@@ -144,14 +146,14 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
 export interface NdjsonWriterOptions {
   /** Sees every message as it is written (the server uses it to settle in-flight request ids). */
   observe?: (message: Message) => void;
-  /** Told when the output backs up and when it drains, so the owner can stop reading meanwhile. */
+  /** Told when output starts waiting for the reader and when all of it went out. */
   onBackpressure?: (blocked: boolean) => void;
 }
 
+/** Writes are never awaited on the reader: they wait in an {@link Outbox} when the pipe is full. */
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private errorCount = 0;
-  private corked = false;
-  private drained: Promise<void> | undefined;
+  private readonly outbox: Outbox;
 
   constructor(
     private readonly writable: Writable,
@@ -160,59 +162,40 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     super();
     writable.on('error', (error: Error) => this.fireError(error));
     writable.on('close', () => this.fireClose());
+    const batch = tickBatcher(writable);
+    const sink = {
+      buffered: () => writable.writableLength,
+      send: (text: string, written: () => void) => {
+        if (writable.destroyed || writable.writableEnded) return written();
+        batch();
+        writable.write(`${text}\n`, written);
+      },
+    };
+    // The reader of a pipe is never given up on. On the server's stdio it is the client that owns
+    // the server (it started it; without it the server has no one to work for), so dropping it would
+    // end its threads and turns for a pause. What waits for it stays bounded all the same: deltas are
+    // joined (one copy of each streamed text, and command output is capped where it is produced),
+    // and the owner stops reading its requests while output waits (onBackpressure).
+    this.outbox = new Outbox(
+      sink,
+      { softBytes: DEFAULT_SOFT_BYTES, hardBytes: null },
+      { onBlocked: (blocked) => options.onBackpressure?.(blocked), onOverflow: () => {} },
+    );
   }
 
   write(message: Message): Promise<void> {
     this.options.observe?.(message);
     if (this.writable.destroyed || this.writable.writableEnded) return Promise.resolve();
-    let line: string;
     try {
-      line = encodeMessage(message) + '\n';
+      this.outbox.push(message);
     } catch (error) {
       this.fireError(error, message, ++this.errorCount);
       return Promise.reject(error);
     }
-    this.batch();
-    if (this.writable.write(line) && !this.drained) return Promise.resolve();
-    return this.untilDrained();
-  }
-
-  /**
-   * A full pipe resolves on drain, so a slow reader slows its writers instead of growing memory.
-   * Every write made while the pipe is full shares one wait: a streaming turn can write thousands
-   * of lines in a tick, and a listener pair per line would cost more than the lines.
-   */
-  private untilDrained(): Promise<void> {
-    this.drained ??= new Promise((resolve) => {
-      this.options.onBackpressure?.(true);
-      const done = () => {
-        this.writable.off('drain', done);
-        this.writable.off('close', done);
-        this.drained = undefined;
-        this.options.onBackpressure?.(false);
-        resolve();
-      };
-      this.writable.on('drain', done);
-      this.writable.on('close', done);
-    });
-    return this.drained;
+    return Promise.resolve();
   }
 
   end(): void {
     this.writable.end();
-  }
-
-  /**
-   * Gathers the messages written in one tick into one write: a streaming turn sends thousands of
-   * small notifications, and stdout to a pipe is a synchronous system call per write.
-   */
-  private batch(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.writable.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      this.writable.uncork();
-    });
   }
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../log';
 import { ClientConnection, type Dispatch } from './clientConnection';
 import { isLoopback, type Listening } from './listen';
 import { DEFAULT_MAX_LINE_BYTES } from './ndjson';
+import { DEFAULT_SOFT_BYTES, MiB } from './outbox';
 import { spawnedPeer } from './spawnedPeer';
 import { admitHandshake } from './wsAdmission';
 import { wsTransport } from './wsTransport';
@@ -19,8 +20,14 @@ export interface WsOptions {
   /** The bearer token every handshake must carry (see listenerToken.ts). */
   token: string;
   maxMessageBytes?: number;
+  /** Bytes of messages that may wait for a client that stopped reading before it is disconnected. */
+  maxQueuedBytes?: number;
   isReady: () => boolean;
 }
+
+// A client that cannot take 8 MiB of messages (its deltas already joined into one per stream) is
+// not reading; waiting longer would hold memory for it.
+const DEFAULT_MAX_QUEUED_BYTES = 8 * MiB;
 
 export async function serveWebSocket(
   options: WsOptions,
@@ -54,7 +61,13 @@ export async function serveWebSocket(
   });
   wss.on('connection', (socket, request) => {
     const remote = `${request.socket.remoteAddress}:${request.socket.remotePort}`;
-    new ClientConnection(wsTransport(socket, remote), dispatch, log);
+    const limits = {
+      softBytes: DEFAULT_SOFT_BYTES,
+      hardBytes:
+        options.maxQueuedBytes ??
+        (Number(process.env.THREADLINE_CLIENT_QUEUE_BYTES) || DEFAULT_MAX_QUEUED_BYTES),
+    };
+    new ClientConnection(wsTransport(socket, request.socket, remote, limits), dispatch, log);
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -1,11 +1,12 @@
 // One JSON-RPC message per WebSocket text frame, for clients that connect over --listen ws://.
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable } from 'vscode-jsonrpc';
 import type { DataCallback, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc';
-import { decodeMessage, encodeMessage } from './envelope';
+import { decodeMessage } from './envelope';
+import { MiB, Outbox, type OutboxLimits } from './outbox';
+import { tickBatcher } from './tickBatch';
 import type { ReaderHooks, Transport, WriterHooks } from './clientConnection';
-
-const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 
 class WsMessageReader extends AbstractMessageReader implements MessageReader {
   constructor(
@@ -49,31 +50,47 @@ class WsMessageReader extends AbstractMessageReader implements MessageReader {
 }
 
 class WsMessageWriter extends AbstractMessageWriter implements MessageWriter {
-  private blocked = false;
+  private readonly outbox: Outbox;
 
   constructor(
     private readonly socket: WebSocket,
+    tcp: Duplex,
     private readonly hooks: WriterHooks,
+    limits: OutboxLimits,
   ) {
     super();
+    // ws corks its socket around each frame only; corking across the tick batches the frames too.
+    const batch = tickBatcher(tcp);
+    const sink = {
+      buffered: () => socket.bufferedAmount,
+      send: (text: string, written: () => void) => {
+        batch();
+        socket.send(text, written);
+      },
+    };
+    this.outbox = new Outbox(sink, limits, {
+      onBlocked: (blocked) => hooks.onBackpressure(blocked),
+      onOverflow: (bytes) => {
+        hooks.onOverflow(
+          `the client is not reading: ${(bytes / MiB).toFixed(1)} MiB of messages waited for it ` +
+            `(the limit is ${((limits.hardBytes ?? 0) / MiB).toFixed(1)} MiB)`,
+        );
+        // Not a closing handshake: the client would not read it either, and the memory goes now.
+        socket.terminate();
+      },
+    });
   }
 
   write(message: Message): Promise<void> {
     this.hooks.observe(message);
     if (this.socket.readyState !== this.socket.OPEN) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.socket.send(encodeMessage(message), () => {
-        if (this.blocked && this.socket.bufferedAmount < HIGH_WATER_BYTES / 2) {
-          this.blocked = false;
-          this.hooks.onBackpressure(false);
-        }
-        resolve();
-      });
-      if (!this.blocked && this.socket.bufferedAmount > HIGH_WATER_BYTES) {
-        this.blocked = true;
-        this.hooks.onBackpressure(true);
-      }
-    });
+    try {
+      this.outbox.push(message);
+    } catch (error) {
+      this.fireError(error, message);
+      return Promise.reject(error);
+    }
+    return Promise.resolve();
   }
 
   end(): void {
@@ -81,10 +98,11 @@ class WsMessageWriter extends AbstractMessageWriter implements MessageWriter {
   }
 }
 
-export function wsTransport(socket: WebSocket, remote: string): Transport {
+/** `tcp`: the connection the WebSocket runs on. */
+export function wsTransport(socket: WebSocket, tcp: Duplex, remote: string, limits: OutboxLimits): Transport {
   return {
     describe: `websocket ${remote}`,
     createReader: (hooks) => new WsMessageReader(socket, hooks),
-    createWriter: (hooks) => new WsMessageWriter(socket, hooks),
+    createWriter: (hooks) => new WsMessageWriter(socket, tcp, hooks, limits),
   };
 }

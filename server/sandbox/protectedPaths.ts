@@ -1,15 +1,25 @@
 // What stays read-only inside the writable roots, decided in one place for the sandbox (which binds
 // these paths read-only) and for apply_patch (which will not write into them without asking):
 // every `.git` (folder, or file pointing at a git folder elsewhere, with that folder and its common
-// folder), every `.threadline/` folder, and Threadline's home with the rules in it. A git folder
-// is where hooks and `core.fsmonitor` live: whatever writes there runs outside the sandbox at the
-// user's next `git` command, which VS Code's git extension issues by itself.
+// folder), every `.threadline/`, `.codex/` (project config layers) and `.vscode/` folder, and
+// Threadline's home with the rules in it. A git folder is where hooks and `core.fsmonitor` live:
+// whatever writes there runs outside the sandbox at the user's next `git` command, which VS Code's
+// git extension issues by itself. Names that do not exist yet are kept from being created as well
+// (placeholders.ts, newProtectedNames.ts).
 import { promises as fs, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /** Names protected wherever they appear under a writable root. */
-export const PROTECTED_NAMES: readonly string[] = ['.git', '.threadline'];
+export const PROTECTED_NAMES: readonly string[] = ['.git', '.threadline', '.codex', '.vscode'];
+
+/**
+ * Whether a file name is a protected one. Compared without case: on a case-insensitive disk
+ * (macOS, Windows) `.GIT/hooks` is the repository's own hooks folder.
+ */
+export function isProtectedName(name: string): boolean {
+  return PROTECTED_NAMES.includes(name.toLowerCase());
+}
 
 /** How far the search for nested repositories looks, so a huge tree cannot stall a command. */
 export const WALK_LIMITS = { maxDepth: 8, maxDirs: 5000 };
@@ -53,7 +63,7 @@ async function visit({ dir, rules: inherited }: Folder, found: Set<string>): Pro
   const next: Folder[] = [];
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (PROTECTED_NAMES.includes(entry.name)) {
+    if (isProtectedName(entry.name)) {
       for (const protectedPath of await protectedEntry(path)) found.add(protectedPath);
     } else if (entry.isDirectory() && !ignored(rules, path)) {
       // A symlinked folder is not walked: its target is either outside the roots (read-only
@@ -65,7 +75,7 @@ async function visit({ dir, rules: inherited }: Folder, found: Set<string>): Pro
 }
 
 /** A protected entry and, for a `.git` file or link, the git folders it leads to. */
-async function protectedEntry(path: string): Promise<string[]> {
+export async function protectedEntry(path: string): Promise<string[]> {
   const real = await fs.realpath(path).catch(() => null);
   if (real === null) return [];
   const paths = [real];
@@ -134,8 +144,6 @@ export function isProtected(target: string, realRoots: string[], set: ProtectedS
   if ([...set.paths, ...set.hidden].some((path) => isWithin(path, target))) return true;
   return realRoots.some((root) => {
     if (!isWithin(root, target)) return false;
-    return relative(root, target)
-      .split(sep)
-      .some((name) => PROTECTED_NAMES.includes(name));
+    return relative(root, target).split(sep).some(isProtectedName);
   });
 }

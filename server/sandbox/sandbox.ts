@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { SandboxPolicy } from '../protocol/enums';
 import { bubblewrapArgs } from './bubblewrap';
+import { guardNames, releaseNames, type NameGuard, type NameReport } from './nameGuard';
 import { seatbeltArgs } from './seatbelt';
 import { seccompProgram, seccompSupported } from './seccompFilter';
 import { confinementOf, type Confinement } from './writableRoots';
@@ -27,11 +28,19 @@ export interface Wrapped {
   env: NodeJS.ProcessEnv;
   /** A temp folder made for this command alone (macOS); `releaseSandbox` removes it. */
   privateTmp: string | null;
+  /** The protected names watched around this command (nameGuard.ts); `releaseSandbox` ends it. */
+  names: NameGuard | null;
 }
 
-/** Removes what the sandbox made for a command, once the command has ended. */
-export function releaseSandbox(wrapped: Wrapped): void {
+const NOTHING_MOVED: NameReport = { quarantined: [], complete: true };
+
+/**
+ * Removes what the sandbox made for a command, once the command has ended, and moves aside the
+ * protected names it created; says what was moved.
+ */
+export async function releaseSandbox(wrapped: Wrapped): Promise<NameReport> {
   if (wrapped.privateTmp) rmSync(wrapped.privateTmp, { recursive: true, force: true });
+  return wrapped.names ? releaseNames(wrapped.names) : NOTHING_MOVED;
 }
 
 /** bubblewrap reads its seccomp program from this inherited fd (see RunningProcess). */
@@ -104,7 +113,9 @@ function bubblewrapWith(
 
 /**
  * The argv that runs `argv` under `policy`, given what this machine offers. The writable roots
- * come from `policyCwd` (the thread's cwd), not from the folder the command runs in.
+ * come from `policyCwd` (the thread's cwd), not from the folder the command runs in (`cwd`,
+ * where protected names are kept from being created too). A confined command must be released
+ * (`releaseSandbox`) once it has ended.
  */
 export async function wrapCommand(
   argv: string[],
@@ -112,19 +123,22 @@ export async function wrapCommand(
   policyCwd: string,
   env: NodeJS.ProcessEnv,
   availability: Availability,
+  cwd: string = policyCwd,
 ): Promise<Wrapped> {
   const confinement = await confinementOf(policy, policyCwd, env);
-  const plain = { fd3: null, env, privateTmp: null };
+  const plain = { fd3: null, env, privateTmp: null, names: null };
   // Full access, or a sandbox someone else already provides: nothing to confine.
   if (confinement.writableRoots === null) return { ...plain, argv, sandbox: null, unavailable: null };
   if (availability.kind === 'none')
     return { ...plain, argv, sandbox: null, unavailable: availability.reason };
   if (availability.kind === 'bubblewrap') {
+    const guarded = await guardNames(confinement, cwd, true);
     return {
       ...plain,
-      ...bubblewrapWith(availability.program, confinement, argv),
+      ...bubblewrapWith(availability.program, guarded.confinement, argv),
       sandbox: 'bubblewrap',
       unavailable: null,
+      names: guarded.guard,
     };
   }
   // Seatbelt cannot give a command its own /tmp as a mount namespace can: it gets its own folder
@@ -139,5 +153,6 @@ export async function wrapCommand(
     fd3: null,
     env: withTmp,
     privateTmp,
+    names: (await guardNames(confined, cwd, false)).guard,
   };
 }

@@ -4,10 +4,28 @@
 // list: a lookup of LaunchServices, the pasteboard or the keychain would let a command act outside
 // the sandbox (open a Terminal, run an app), so none of those is on it. Without network, no socket
 // may connect anywhere, Unix sockets included (the ssh agent, docker, VS Code's IPC hook).
+import { PROTECTED_NAMES } from './protectedPaths';
 import type { Confinement } from './writableRoots';
 
 /** A Seatbelt string literal: backslashes and quotes escaped. */
 const literal = (path: string) => `"${path.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+/**
+ * A path as a pattern in a `#"…"` regex literal, which ends at the first quote and has no escape
+ * for one: a quote in the path matches any character there, which only widens a deny.
+ */
+const pattern = (path: string) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/"/g, '.');
+
+/** `.git` as `\.[gG][iI][tT]`: the disk may ignore case, and Seatbelt's regex has no flag for it. */
+const anyCase = (name: string) =>
+  [...name].map((c) => (c === '.' ? '\\.' : `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('');
+
+/**
+ * Protected names are refused under a root whether or not they exist and at any depth: Seatbelt
+ * matches each write's path when it happens, so `git init` or `mkdir sub/.git` fails at once.
+ */
+const protectedNamesRule = (root: string) =>
+  `(deny file-write* (regex #"^${pattern(root)}/(.*/)?(${PROTECTED_NAMES.map(anyCase).join('|')})(/|$)"))`;
 
 const globalNames = (names: string[]) => names.map((name) => `  (global-name ${literal(name)})`);
 
@@ -60,6 +78,8 @@ export function seatbeltProfile(confinement: Confinement, privateTmp: string | n
     );
   }
   if (privateTmp) lines.push(`(allow file-write* (subpath ${literal(privateTmp)}))`);
+  // After the allows above, which it narrows.
+  for (const { root } of confinement.writableRoots ?? []) lines.push(protectedNamesRule(root));
   if (confinement.network) {
     lines.push(
       '(allow network-outbound (remote ip "*:*"))',

@@ -23,7 +23,7 @@ export async function workdirProblem(
   const roots = policy.type === 'workspaceWrite' ? await writableRootPaths(policy, threadCwd, env) : [];
   const set = await protectedSet([], resolveHome(process.env));
   if (isProtected(real, roots, set)) {
-    return `workdir ${workdir} is inside a protected folder (.git, .threadline or Threadline's data folder), which commands cannot change or see; no command ran. Use a workdir inside ${threadCwd}.`;
+    return `workdir ${workdir} is inside a protected folder (.git, .threadline, .codex, .vscode or Threadline's data folder), which commands cannot change or see; no command ran. Use a workdir inside ${threadCwd}.`;
   }
   if (policy.type === 'workspaceWrite' && !roots.some((root) => isWithin(root, real))) {
     return `workdir ${workdir} is outside the sandbox's writable roots (${roots.join(', ')}); commands may only start inside them, and no command ran. Use a workdir inside ${threadCwd}, or omit it.`;

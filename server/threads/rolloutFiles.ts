@@ -2,10 +2,15 @@
 // moved whole to archived_sessions/ when archived. Appends to one file are serialized so concurrent
 // writers in this process never interleave lines.
 import { constants, promises as fs } from 'node:fs';
-import { basename, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { jsonPieces } from './jsonPieces';
+import { asWriteError } from './storeErrors';
 
 export const SESSIONS = 'sessions';
 export const ARCHIVED = 'archived_sessions';
+
+/** How much of a long record is turned into bytes at a time (small enough to stay out of V8's large-object space). */
+const WRITE_SLICE = 64 * 1024;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -47,6 +52,29 @@ export function dayDirOfFileName(file: string): string | undefined {
   const match = /^rollout-(\d{4})-(\d\d)-(\d\d)T/.exec(basename(file));
   return match ? join(match[1]!, match[2]!, match[3]!) : undefined;
 }
+
+/** Creates the folder a rollout goes in; a home that cannot be written says so with the path. */
+export async function mkdirFor(file: string): Promise<void> {
+  const folder = dirname(file);
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 }).catch(async (error: NodeJS.ErrnoException) => {
+    // A recursive mkdir on a read-only file system reports ENOENT: ask the folder that exists.
+    let existing = dirname(folder);
+    while (error.code === 'ENOENT' && existing !== dirname(existing) && !(await exists(existing))) {
+      existing = dirname(existing);
+    }
+    const refusal = await fs.access(existing, constants.W_OK).then(
+      () => error,
+      (denied: unknown) => denied,
+    );
+    throw asWriteError(error.code === 'ENOENT' ? refusal : error, folder);
+  });
+}
+
+export const exists = (path: string) =>
+  fs.access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Whether a non-empty file's last byte is not a newline: a crash cut its last line short. */
 async function endsMidLine(path: string): Promise<boolean> {
@@ -99,19 +127,47 @@ export class AppendQueue {
   /**
    * Appends values as JSON lines now, outside any queue (callers hold the file's turn). With
    * `create: false` a missing file is an ENOENT error rather than a new file without a beginning.
+   * A few records are one write; a long one (a 50 MB answer) goes in slices, never whole in memory.
    */
   async write(path: string, values: readonly unknown[], { create = true } = {}): Promise<number> {
-    const text = values.map((v) => JSON.stringify(v) + '\n').join('');
-    const data = !this.whole.has(path) && (await endsMidLine(path)) ? '\n' + text : text;
+    let bytes = 0;
     try {
-      const flag = create ? 'a' : constants.O_WRONLY | constants.O_APPEND;
-      await fs.appendFile(path, data, { encoding: 'utf8', mode: 0o600, flag });
+      const freshLine = !this.whole.has(path) && (await endsMidLine(path));
+      const handle = await fs.open(path, create ? 'a' : constants.O_WRONLY | constants.O_APPEND, 0o600);
+      try {
+        for (const slice of lineSlices(values, freshLine)) {
+          for (let at = 0; at < slice.length;) at += (await handle.write(slice, at)).bytesWritten;
+          bytes += slice.length;
+        }
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
-      // A failed write may have left part of a line behind: look again next time.
+      // A failed write (a full disk) may have left part of a line behind: look again next time.
       this.whole.delete(path);
-      throw error;
+      throw asWriteError(error, path);
     }
     this.whole.add(path);
-    return Buffer.byteLength(data);
+    return bytes;
   }
+}
+
+/** Values as JSON lines, in buffers of about WRITE_SLICE bytes; `freshLine`: a newline first. */
+function* lineSlices(values: readonly unknown[], freshLine: boolean): Generator<Buffer> {
+  let pending: string[] = freshLine ? ['\n'] : [];
+  let size = pending.length;
+  function* lines() {
+    for (const value of values) {
+      yield* jsonPieces(value);
+      yield '\n';
+    }
+  }
+  for (const piece of lines()) {
+    pending.push(piece);
+    size += piece.length;
+    if (size < WRITE_SLICE) continue;
+    yield Buffer.from(pending.join(''));
+    [pending, size] = [[], 0];
+  }
+  if (pending.length) yield Buffer.from(pending.join(''));
 }

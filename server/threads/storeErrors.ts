@@ -16,3 +16,30 @@ export class ReadOnlyThreadError extends HistoryError {
     );
   }
 }
+
+/** What the system errors that stop a write mean, in words a user can act on. */
+const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: 'no space left on the disk',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EIO: 'input/output error',
+  EFBIG: 'the file is too large',
+};
+
+/** A rollout (or the home holding it) that could not be written: what failed, where, and why. */
+export class StoreWriteError extends Error {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`cannot write ${path}: ${WRITE_FAILURES[code] ?? code} (${code})`);
+  }
+}
+
+/** A StoreWriteError for a failed write of `path` when the system refused it; anything else as it was. */
+export function asWriteError(error: unknown, path: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && code in WRITE_FAILURES ? new StoreWriteError(path, code) : error;
+}

@@ -102,6 +102,8 @@ export class ThreadIndex {
   private sweeping: Promise<void> | undefined;
   /** Every rollout is known to match its row (no sweep was needed, or one ran to the end). */
   private checked = true;
+  /** The last write of the index failed (said once in the log). */
+  private unwritable = false;
   /** Threads changed while a sweep runs: the sweep leaves them alone. */
   private touched: Set<string> | undefined;
   private closing = false;
@@ -126,7 +128,7 @@ export class ThreadIndex {
     const state = await index.load();
     const changed = await index.reconcile();
     // A left-over journal is folded in now, so any journal line we see later is news.
-    if (state === 'missing' || state === 'journaled' || changed) await index.compact(false);
+    if (state === 'missing' || state === 'journaled' || changed) await index.save(() => index.compact(false));
     index.opened = true;
     if (state === 'unclean' || state === 'journaled') {
       index.sweeping = index
@@ -214,14 +216,33 @@ export class ThreadIndex {
     for (const timer of this.rescans.values()) clearTimeout(timer);
     this.rescans.clear();
     await this.sweeping;
-    await this.compact(true);
+    await this.save(() => this.compact(true));
   }
 
   /** Applies a change, and journals it once open (while opening, the snapshot that follows has it). */
   private async record(change: Change): Promise<void> {
     if (!this.apply(change) || !this.opened) return;
-    await this.journal.append(this.journalPath, [{ ...change, w: this.writer }]);
-    if (++this.journalLines === COMPACT_AFTER) await this.compact(false);
+    await this.save(async () => {
+      await this.journal.append(this.journalPath, [{ ...change, w: this.writer }]);
+      if (++this.journalLines === COMPACT_AFTER) await this.compact(false);
+    });
+  }
+
+  /**
+   * Writes the index to disk; a home that cannot be written (full, read-only) leaves the index in
+   * memory only, which listing is served from anyway: the rollouts stay the truth, and the next
+   * start checks them. Said once, until a write succeeds again.
+   */
+  private async save(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+      this.unwritable = false;
+    } catch (error) {
+      this.checked = false;
+      if (!this.unwritable)
+        this.log.warn(`the thread index is kept in memory only: ${(error as Error).message}`);
+      this.unwritable = true;
+    }
   }
 
   /**

@@ -17,9 +17,18 @@ import {
   type RolloutRecord,
   type ThreadMeta,
 } from './records';
-import { ARCHIVED, AppendQueue, SESSIONS, dayDir, dayDirOfFileName, rolloutPath } from './rolloutFiles';
+import {
+  ARCHIVED,
+  AppendQueue,
+  SESSIONS,
+  dayDir,
+  dayDirOfFileName,
+  exists,
+  mkdirFor,
+  rolloutPath,
+} from './rolloutFiles';
 import { readRollout } from './rolloutReader';
-import { HistoryError, ReadOnlyThreadError, ThreadNotFoundError } from './storeErrors';
+import { HistoryError, ReadOnlyThreadError, ThreadNotFoundError, asWriteError } from './storeErrors';
 import { previewOf, withRecords, type ThreadSummary } from './summary';
 import { ThreadIndex } from './threadIndex';
 import { uuidv7 } from './uuidv7';
@@ -45,6 +54,8 @@ export class ThreadStore {
   /** Per-thread queue (keyed by thread id) for every rollout read and write. */
   private readonly queue = new AppendQueue();
   private readonly ephemeral = new Map<string, EphemeralThread>();
+  /** Records that could not be written when they happened (a turn's end on a full disk), by thread. */
+  private readonly owed = new Map<string, RolloutRecord[]>();
 
   private constructor(
     private readonly home: string,
@@ -135,8 +146,13 @@ export class ThreadStore {
     }
     const absolute = join(this.home, summary.path);
     await this.queue.exclusive(meta.id, async () => {
-      await fs.mkdir(dirname(absolute), { recursive: true, mode: 0o700 });
-      await this.index.put(summary, await this.queue.write(absolute, records));
+      await mkdirFor(absolute);
+      const written = await this.queue.write(absolute, records).catch(async (error: unknown) => {
+        // Half a new rollout (a full disk) would come back as a thread at the next start.
+        await fs.rm(absolute, { force: true }).catch(() => {});
+        throw error;
+      });
+      await this.index.put(summary, written);
     });
     await this.index.folderChanged(dirname(absolute));
     return summary;
@@ -150,6 +166,14 @@ export class ThreadStore {
   /** Appends records (turns, items, renames, markers) and refreshes the thread's summary. */
   append(id: string, records: RolloutRecord[]): Promise<ThreadSummary> {
     return this.exclusive(id, () => this.write(id, records));
+  }
+
+  /**
+   * Keeps records that could not be written (a turn's end, after its writes failed) to go first in
+   * the thread's next append: the rollout then does not show the turn as still running.
+   */
+  owe(id: string, records: RolloutRecord[]): void {
+    this.owed.set(id, [...(this.owed.get(id) ?? []), ...records]);
   }
 
   setName(id: string, name: string | null): Promise<ThreadSummary> {
@@ -240,9 +264,10 @@ export class ThreadStore {
     return this.exclusive(id, async () => {
       if (this.isCodex(id)) throw new ReadOnlyThreadError(id);
       if (this.ephemeral.delete(id)) return;
+      this.owed.delete(id);
       const summary = this.require(id);
       const path = join(this.home, summary.path);
-      await fs.rm(path, { force: true });
+      await fs.rm(path, { force: true }).catch((error: unknown) => Promise.reject(asWriteError(error, path)));
       await this.index.delete(id);
       await this.index.folderChanged(dirname(path));
     });
@@ -275,14 +300,11 @@ export class ThreadStore {
   private async move(summary: ThreadSummary, path: string, archived: boolean): Promise<ThreadSummary> {
     const from = join(this.home, summary.path);
     const to = join(this.home, path);
-    await fs.mkdir(dirname(to), { recursive: true, mode: 0o700 });
+    await mkdirFor(to);
     await fs.rename(from, to).catch(async (error: NodeJS.ErrnoException) => {
       // Another window's server made the same move first.
-      const done = await fs.access(to).then(
-        () => true,
-        () => false,
-      );
-      if (!done) await this.vanished(summary.id, error);
+      if (!(await exists(to)))
+        await this.vanished(summary.id, error).catch((failure) => Promise.reject(asWriteError(failure, to)));
     });
     const moved = { ...summary, path, archived };
     await this.index.put(moved, this.index.bytesOf(summary.id));
@@ -300,9 +322,12 @@ export class ThreadStore {
       ephemeral.summary = withRecords(ephemeral.summary, records);
       return ephemeral.summary;
     }
-    const written = await this.onDisk(id, (path) => this.queue.write(path, records, { create: false }));
+    const owed = this.owed.get(id);
+    const all = owed ? [...owed, ...records] : records;
+    const written = await this.onDisk(id, (path) => this.queue.write(path, all, { create: false }));
+    this.owed.delete(id);
     // Read again after the write: the index may have learned something meanwhile.
-    const summary = withRecords(this.require(id), records);
+    const summary = withRecords(this.require(id), all);
     await this.index.put(summary, this.index.bytesOf(id) + written);
     return summary;
   }
@@ -337,7 +362,10 @@ export class ThreadStore {
     if (ephemeral) return ephemeral.records;
     const codex = this.isCodex(id) ? this.codex : undefined;
     if (codex) return codex.records(id);
-    return (await this.onDisk(id, (path) => readRollout(path, this.log))).records;
+    const { records } = await this.onDisk(id, (path) => readRollout(path, this.log));
+    // Records still waiting for room on the disk are already true (a failed turn's end).
+    const owed = this.owed.get(id);
+    return owed ? [...records, ...owed] : records;
   }
 
   /**
@@ -364,11 +392,7 @@ export class ThreadStore {
   private async movedElsewhere(summary: ThreadSummary): Promise<ThreadSummary | null> {
     const archived = !summary.archived;
     const path = archived ? join(ARCHIVED, basename(summary.path)) : datedPath(summary);
-    const found = await fs.access(join(this.home, path)).then(
-      () => true,
-      () => false,
-    );
-    return found ? { ...summary, path, archived } : null;
+    return (await exists(join(this.home, path))) ? { ...summary, path, archived } : null;
   }
 
   /** A rollout gone from disk behind our back means the thread is gone: forget it and say so. */

@@ -21,5 +21,7 @@ export function turnJournal(store: ThreadStore, threadId: string) {
       append({ type: 'compacted', ts: Date.now(), turnId, replacement }),
     turnCompleted: (turnId: string, status: TurnStatus, error: TurnError | null, ts: number) =>
       append({ type: 'turn_completed', ts, turnId, status, error }),
+    oweTurnCompleted: (turnId: string, status: TurnStatus, error: TurnError | null, ts: number) =>
+      store.owe(threadId, [{ type: 'turn_completed', ts, turnId, status, error }]),
   };
 }

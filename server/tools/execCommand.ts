@@ -14,6 +14,8 @@ import type { CommandSessions, Session } from '../exec/commandSessions';
 import type { Exit, RunningProcess } from '../exec/processRunner';
 import { shellCommand, type CommandShell } from '../exec/shellSelection';
 import { startCommand } from '../exec/startCommand';
+import { protectedNameHint, type NameReport } from '../sandbox/nameGuard';
+import { quarantineNotice, SCAN_LIMIT } from '../sandbox/newProtectedNames';
 import { sandboxAvailability, type Availability } from '../sandbox/sandbox';
 import { workdirProblem } from '../sandbox/workdir';
 import { CommandItem } from './commandItem';
@@ -177,6 +179,7 @@ async function runExec(
   if (unconfinedByGrant)
     notes.push('the command ran outside the sandbox (approved earlier for this session or by a rule).');
   let attempt = await attemptRun(cmd, cwd, sandboxed, availability, runner, context, item, yieldMs);
+  const attempts = [attempt];
   if (
     sandboxed &&
     permissions.retryUnsandboxedOnFailure &&
@@ -193,6 +196,7 @@ async function runExec(
         `the command failed in the sandbox (exit code ${attempt.exit.exitCode}) and ran again outside it.`,
       );
       attempt = await attemptRun(cmd, cwd, false, availability, runner, context, item, yieldMs);
+      attempts.push(attempt);
     }
   }
   if (missing) notes.push(`no sandbox is available (${missing}); the command ran unconfined after approval.`);
@@ -204,13 +208,24 @@ async function runExec(
     attempt.handOver(session);
   }
   const output = running.output.text();
+  const hint = attempt.sandboxed && exit && exit.exitCode !== 0 ? protectedNameHint(output) : null;
+  if (hint) notes.push(hint);
+  const moved = exit ? await movedAside(attempts, notes) : '';
+  if (moved) item.delta(moved);
   await item.complete({
     status: exit ? (exit.exitCode === 0 ? 'completed' : 'failed') : 'completed',
     exitCode: exit?.exitCode ?? null,
     durationMs: exit?.durationMs ?? Date.now() - running.startedAt,
-    aggregatedOutput: banner + (exit?.spawnError ?? output),
+    aggregatedOutput: banner + (exit?.spawnError ?? output) + moved,
     processId: session ? String(session.id) : null,
   });
+  // A command that goes on in a session is looked at when it ends; the poll that sees the end reads
+  // what was moved.
+  const polled = session;
+  if (polled)
+    polled.settled = attempt.released.then(({ quarantined }) => {
+      if (quarantined.length) polled.unread.push(Buffer.from(`\n${quarantineNotice(quarantined)}\n`));
+    });
   return {
     output: reportForModel({
       notes: exit?.spawnError ? [...notes, `the command could not start: ${exit.spawnError}`] : notes,
@@ -230,9 +245,25 @@ interface Runner {
   shell: CommandShell;
 }
 
+/** What the sandbox moved aside after the attempts that ended, for the item; the model's note too. */
+async function movedAside(attempts: Attempt[], notes: string[]): Promise<string> {
+  const reports = await Promise.all(attempts.map((attempt) => attempt.released));
+  const quarantined = reports.flatMap((report) => report.quarantined);
+  const notices = quarantined.length ? [quarantineNotice(quarantined)] : [];
+  if (reports.some((report) => !report.complete))
+    notices.push(
+      `[the writable roots hold more than ${SCAN_LIMIT} folders: not all were checked for new repositories]`,
+    );
+  notes.push(...notices);
+  return notices.map((notice) => `\n${notice}\n`).join('');
+}
+
 interface Attempt {
   running: RunningProcess;
   exit: Exit | null;
+  sandboxed: boolean;
+  /** Settles once the command has ended: what its sandbox moved aside. */
+  released: Promise<NameReport>;
   /** From now on the output goes to the session, not the (completed) item. */
   handOver(session: Session): void;
 }
@@ -252,7 +283,7 @@ async function attemptRun(
     cwd,
     sandboxed ? context.permissions.sandboxPolicy : null,
   );
-  const { process: running } = await startCommand({
+  const { process: running, released } = await startCommand({
     ...shellCommand(shell, cmd),
     cwd,
     policyCwd: context.cwd,
@@ -266,5 +297,5 @@ async function attemptRun(
   const exit = await waitForExit(running, yieldMs, context.signal);
   // A command left running in a session may change more later: the note says so.
   await recordChanges(exit ? `\`${cmd}\`` : `\`${cmd}\` (still running when its changes were taken)`);
-  return { running, exit, handOver: (s) => (session = s) };
+  return { running, exit, sandboxed, released, handOver: (s) => (session = s) };
 }

@@ -43,6 +43,7 @@ export function writeStdinTool(sessions: CommandSessions): AgentTool {
       const exit = session.process.running
         ? await waitForExit(session.process, yieldMs, context.signal)
         : await session.process.exited;
+      if (exit) await session.settled;
       const output = sessions.takeUnread(session);
       if (exit) sessions.forget(session);
       const item = new CommandItem(context.emit, {

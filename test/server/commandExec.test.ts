@@ -2,7 +2,7 @@
 // through the real server process; every message checked against the reference schema.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, runTurn, startThread, startTurn, turnCompleted } from '../support/agent';
@@ -116,6 +116,20 @@ describe('command/exec', function () {
     assert.equal(result.stdout, 'bar\nnone\n');
     // Its /tmp is a private one: the outside folder is not even there.
     assert.match(result.stderr, /cannot touch/);
+  });
+
+  it('under a sandbox policy, makes no .vscode at the top and moves a nested repository aside, saying so', async () => {
+    const folder = tempDir('threadline-names-');
+    const server = await start();
+    const result = await server.call<{ exitCode: number; stderr: string }>('command/exec', {
+      command: ['sh', '-c', 'mkdir .vscode; git init -q sub; echo done'],
+      cwd: folder,
+      sandboxPolicy: { type: 'workspaceWrite' },
+    });
+    assert.match(result.stderr, /cannot create directory .\.vscode.: File exists/);
+    const nested = join(folder, 'sub', '.git');
+    assert.ok(result.stderr.includes(`${nested} -> ${nested}.threadline-quarantine`), result.stderr);
+    assert.deepEqual(readdirSync(folder), ['sub']);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import type { ScriptedResponse } from '../fixtures/modelServer/scenario';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, completedItems, startTurn, turnCompleted } from '../support/agent';
-import { commandItems, execCall } from '../support/commands';
+import { answer, commandItems, execCall, serverRequest } from '../support/commands';
 import { patchCall } from '../support/patches';
 import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
 
@@ -148,7 +149,202 @@ describe('confinement under approvalPolicy never', function () {
     assert.ok(readFileSync(join(home, 'auth.json'), 'utf8').includes(SECRET), 'the home is untouched');
   });
 
+  describe('protected names, whether they exist or not', () => {
+    /** Host-side git in `dir`: with the fsmonitor a command planted, it would touch the canary. */
+    const hostGitStatus = (dir: string) => {
+      try {
+        execFileSync('git', ['status', '--short'], { cwd: dir, stdio: 'ignore' });
+      } catch {
+        // No repository is the expected answer where none may be made.
+      }
+    };
+    const canary = () => join(outside, 'fsmonitor-ran');
+    const plant = (dir: string) => `git -C ${dir} config core.fsmonitor "touch ${canary()}"`;
+
+    it('git init in a folder without a repository fails, leaves nothing, and the model is told why', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      const { server, turnId, told } = await attack(execCall({ cmd: `git init && ${plant('.')}` }));
+      const [item] = commandItems(server, turnId);
+      assert.notEqual(item!.exitCode, 0, item!.aggregatedOutput!);
+      assert.match(item!.aggregatedOutput!, /\.git\/[^\n]*Read-only file system/);
+      assert.match(told, /\.git, \.threadline, \.codex and \.vscode cannot be created/);
+      assert.match(told, /require_escalated/);
+      // No repository, and no placeholder either, is left on the host.
+      assert.deepEqual(readdirSync(workspace), ['README.md']);
+      hostGitStatus(workspace);
+      assert.equal(existsSync(canary()), false);
+      untouchedOutside();
+    });
+
+    it('.threadline, .codex and .vscode cannot be made at the top or where the command starts; other files can', async () => {
+      mkdirSync(join(workspace, 'src'));
+      const names = ['.threadline', '.codex', '.vscode'];
+      const make = names.map((name) => `mkdir ${name}; echo x > ${name}/config.toml`).join('; ');
+      const cmd = `${make}; cd .. && (${make}); echo ok > fine.txt; echo ok > src/made.txt`;
+      const { server, turnId } = await attack(execCall({ cmd, workdir: 'src' }));
+      const output = commandItems(server, turnId)[0]!.aggregatedOutput!;
+      assert.equal(output.match(/Read-only file system/g)?.length, 6, output);
+      assert.deepEqual(readdirSync(workspace).sort(), ['.git', 'README.md', 'fine.txt', 'src']);
+      assert.deepEqual(readdirSync(join(workspace, 'src')), ['made.txt']);
+    });
+
+    it('a repository made deeper down, also in an ignored folder, is moved aside and reported', async () => {
+      execFileSync('git', ['init', '-q', join(workspace, 'vendor', 'kept')]);
+      const deep = 'a/b/c/d/e/f/g/h/i/j';
+      const cmd = [
+        'echo hidden > .gitignore',
+        `mkdir -p sub hidden ${deep} && git -C sub init -q && ${plant('sub')}`,
+        `git -C hidden init -q && git -C ${deep} init -q`,
+        'mkdir -p tree && echo "gitdir: ../vendor/kept/.git" > tree/.git',
+        'echo done',
+      ].join(' && ');
+      const { server, turnId, told } = await attack(execCall({ cmd }));
+      const [item] = commandItems(server, turnId);
+      assert.equal(item!.exitCode, 0, item!.aggregatedOutput!);
+      for (const made of ['sub', 'hidden', deep, 'tree']) {
+        const path = join(workspace, made, '.git');
+        assert.equal(existsSync(path), false, made);
+        assert.ok(existsSync(`${path}.threadline-quarantine`), made);
+        assert.ok(item!.aggregatedOutput!.includes(`${path} -> ${path}.threadline-quarantine`), made);
+        assert.ok(told.includes(`${path} -> ${path}.threadline-quarantine`), made);
+      }
+      assert.ok(existsSync(join(workspace, 'vendor/kept/.git/HEAD')), 'a repository that was there stays');
+      hostGitStatus(join(workspace, 'sub'));
+      assert.equal(existsSync(canary()), false);
+    });
+
+    it('a folder made a git directory with no .git (bare, given a worktree) loses its HEAD', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      const cmd = `git init -q --bare . && git config core.bare false && git config core.worktree . && ${plant('.')}`;
+      const { server, turnId, told } = await attack(execCall({ cmd }));
+      const [item] = commandItems(server, turnId);
+      assert.equal(item!.exitCode, 0, item!.aggregatedOutput!);
+      const head = join(workspace, 'HEAD');
+      assert.ok(told.includes(`${head} -> ${head}.threadline-quarantine`));
+      assert.equal(existsSync(head), false);
+      hostGitStatus(workspace);
+      assert.equal(existsSync(canary()), false);
+    });
+
+    it('a command that goes on in a session is held to the same until it ends, and its poll reports', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      const cmd = 'echo ready; read line; git init -q .; git init -q sub; echo end';
+      const call = (name: string, args: Record<string, unknown>, callId: string) => ({
+        output: [{ toolCall: { name, arguments: JSON.stringify(args), callId } }],
+      });
+      const { server, turnId, told } = await attack([
+        call('exec_command', { cmd, yield_time_ms: 300 }, 'c1'),
+        call('write_stdin', { session_id: 1, chars: 'go\n', yield_time_ms: 5000 }, 'c2'),
+        { output: [{ text: 'ok' }] },
+      ]);
+      const [, poll] = commandItems(server, turnId);
+      assert.match(poll!.aggregatedOutput!, /\.git\/[^\n]*Read-only file system[\s\S]*end/);
+      const nested = join(workspace, 'sub', '.git');
+      assert.ok(poll!.aggregatedOutput!.includes(`${nested} -> ${nested}.threadline-quarantine`));
+      assert.ok(told.includes(`${nested} -> ${nested}.threadline-quarantine`));
+      assert.deepEqual(readdirSync(workspace).sort(), ['README.md', 'sub']);
+    });
+
+    it('placeholders a killed server left are removed by the next one', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      const first = await attack([
+        ...execCall({ cmd: 'sleep 30', yield_time_ms: 300 }).slice(0, 1),
+        { output: [{ text: 'still running' }] },
+      ]);
+      assert.deepEqual(readdirSync(workspace).sort(), [
+        '.codex',
+        '.git',
+        '.threadline',
+        '.vscode',
+        'README.md',
+      ]);
+      first.server.child.kill('SIGKILL');
+      await first.server.exited;
+      await attack(execCall({ cmd: 'ls' }));
+      assert.deepEqual(readdirSync(workspace), ['README.md']);
+      assert.deepEqual(readdirSync(join(home, 'sandbox-placeholders')), []);
+    });
+
+    it('the user can approve git init outside the sandbox', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      model.script(...execCall({ cmd: 'git init -q', sandbox_permissions: 'require_escalated' }));
+      const server = await start(home, 'threadline_vscode', { ...agentEnv, HOME: userHome });
+      const { thread } = await server.call<{ thread: { id: string } }>('thread/start', { cwd: workspace });
+      const turn = await startTurn(server, thread.id, 'go', {
+        approvalPolicy: 'on-request',
+        sandboxPolicy: { type: 'workspaceWrite', excludeSlashTmp: true },
+      });
+      answer(server, await serverRequest(server, 'item/commandExecution/requestApproval'), {
+        decision: 'accept',
+      });
+      assert.equal((await turnCompleted(server, turn.id, 30_000)).status, 'completed');
+      assert.equal(commandItems(server, turn.id)[0]!.exitCode, 0);
+      assert.ok(existsSync(join(workspace, '.git', 'HEAD')));
+    });
+
+    it('ordinary work still runs unasked: git status, ls, printf, writing files', async () => {
+      const cmd = "git status --short && ls && printf '%s\\n' a && echo ok > made.txt";
+      const { server, turnId } = await attack(execCall({ cmd }));
+      const [item] = commandItems(server, turnId);
+      assert.equal(item!.exitCode, 0, item!.aggregatedOutput!);
+      assert.match(item!.aggregatedOutput!, /README\.md\na\n/);
+      assert.doesNotMatch(item!.aggregatedOutput!, /quarantine/);
+      assert.deepEqual(readdirSync(workspace).sort(), ['.git', 'README.md', 'made.txt']);
+    });
+
+    it('git still finds the repository from a folder holding a placeholder .git', async () => {
+      mkdirSync(join(workspace, 'pkg'));
+      const cmd = 'git rev-parse --show-toplevel && git status --short && ls -A';
+      const { server, turnId } = await attack(execCall({ cmd, workdir: 'pkg' }));
+      const [item] = commandItems(server, turnId);
+      assert.equal(item!.exitCode, 0, item!.aggregatedOutput!);
+      // The placeholders are there for the command, and gone after it.
+      assert.equal(
+        item!.aggregatedOutput,
+        `${workspace}\n?? ../README.md\n.codex\n.git\n.threadline\n.vscode\n`,
+      );
+      assert.deepEqual(readdirSync(join(workspace, 'pkg')), []);
+    });
+  });
+
   describe('apply_patch', () => {
+    it('refuses protected names that do not exist, in any case and through a link', async () => {
+      rmSync(join(workspace, '.git'), { recursive: true });
+      symlinkSync('.git', join(workspace, 'gitlink'));
+      const adds = ['.GIT/hooks/x', '.threadline/config.toml', '.Codex/config.toml', 'gitlink/hooks/x'];
+      // And no .git at all: a git directory made of plain names, with a config that runs a program.
+      const bare = patch(
+        ...['HEAD', 'objects/info/x', 'refs/heads/x'].flatMap((path) => [`*** Add File: ${path}`, '+x']),
+        '*** Add File: config',
+        '+[core]',
+        '+\tworktree = .',
+        `+\tfsmonitor = touch ${join(outside, 'fsmonitor-ran')}`,
+      );
+      await attack([
+        ...adds.map((path, i) => patchCall(patch(`*** Add File: ${path}`, '+x'), `call_${i}`)),
+        patchCall(bare, 'call_bare'),
+        { output: [{ text: 'ok' }] },
+      ]);
+      /** What the model was told for one call. */
+      const result = (callId: string) => {
+        const input = (model.requests.at(-1)!.body as { input: { call_id?: string; output?: unknown }[] })
+          .input;
+        return JSON.stringify(input.find((entry) => entry.call_id === callId && 'output' in entry)?.output);
+      };
+      assert.match(result('call_0'), /apply_patch refused: the patch writes into a protected folder/);
+      for (const call of ['call_1', 'call_2'])
+        assert.match(result(call), /apply_patch refused: the patch writes settings that govern the agent/);
+      assert.match(
+        result('call_3'),
+        /writes into a protected folder[^"]*gitlink\/hooks\/x \(a link to [^)]*\/\.git\/hooks\/x\)/,
+      );
+      assert.match(
+        result('call_bare'),
+        /writes into a protected folder[^"]*HEAD[^"]*objects[^"]*refs[^"]*config/,
+      );
+      assert.deepEqual(readdirSync(workspace).sort(), ['README.md', 'gitlink']);
+    });
+
     it('does not write through a dangling symlink', async () => {
       symlinkSync(join(outside, 'planted.txt'), join(workspace, 'notes.txt'));
       const { told } = await attack([

@@ -289,14 +289,12 @@ describe('skills', () => {
       const first = instructionsOf(0);
       assert.ok(first.includes('USER-DEPLOY'), "the user's instructions go with $deploy");
       assert.ok(!first.includes('REPO-DEPLOY'), "the repository's do not");
-      const listed = JSON.stringify(model.requests[0]!.body.instructions);
+      const listed = JSON.stringify(newestContextOf(model.requests[0]!));
       assert.match(listed, /- deploy: Ship it \(/);
       assert.match(
         listed,
         /- repo:deploy: Ship it now \([^)]*\) \[the repository's skill named \\"deploy\\"/,
       );
-      const tools = model.requests[0]!.body.tools as { name: string; parameters?: unknown }[];
-      assert.match(JSON.stringify(tools.find((t) => t.name === 'read_skill')), /"deploy","repo:deploy"/);
       assert.ok(instructionsOf(1).includes('USER-DEPLOY'), 'read_skill "deploy" reads the user\'s');
       assert.ok(!instructionsOf(1).includes('REPO-DEPLOY'));
       assert.ok(instructionsOf(2).includes('REPO-DEPLOY'), "the repository's is read by its own name");

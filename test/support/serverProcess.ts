@@ -10,6 +10,10 @@ export interface StartOptions {
   home?: string;
   args?: string[];
   env?: Record<string, string>;
+  /** Another build of the server (default: dist/server.js). */
+  bundle?: string;
+  /** A program the server runs under, with its arguments (such as bwrap's), before `node`. */
+  launcher?: string[];
 }
 
 // Most suites import it from here.
@@ -37,7 +41,9 @@ export class ServerProcess extends MessageLog {
 
   static start(options: StartOptions = {}): ServerProcess {
     const home = options.home ?? tempDir();
-    const child = spawn(process.execPath, [serverBundle, 'app-server', ...(options.args ?? [])], {
+    const [program, ...before] = [...(options.launcher ?? []), process.execPath];
+    const args = [...before, options.bundle ?? serverBundle, 'app-server', ...(options.args ?? [])];
+    const child = spawn(program!, args, {
       // No Codex history unless a test gives one: a developer's own ~/.codex stays out of the tests.
       env: {
         ...process.env,

@@ -3,7 +3,7 @@
 // `untrusted`, which asks about every patch); other writes are asked about, unless the approval
 // policy never asks, which refuses them. Everything is decided on the real targets (links
 // resolved). An earlier acceptForSession covering the targets counts as a yes, except for a write
-// into a protected path (`.git`, `.threadline`, Threadline's home), which is asked about each time.
+// into a protected path (`.git`, `.threadline`, `.codex`, `.vscode`, Threadline's home), which is asked about each time.
 // Writes to settings that govern the agent (protectedPaths.ts) always ask, or are refused where
 // nothing may ask, whatever the sandbox allows.
 import { promises as fs } from 'node:fs';
@@ -48,7 +48,7 @@ export async function patchVerdict(
   const reasons = [
     outside.length ? `writes outside the sandbox's writable roots: ${named(outside)}` : '',
     protectedTargets.length
-      ? `writes into a protected folder (.git, .threadline or Threadline's data folder): ${named(protectedTargets)}`
+      ? `writes into a protected folder (.git, .threadline, .codex, .vscode or Threadline's data folder): ${named(protectedTargets)}`
       : '',
   ].filter(Boolean);
   const reason = reasons.length ? reasons.join('; and ') : null;

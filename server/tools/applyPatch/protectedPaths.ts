@@ -1,12 +1,13 @@
 // Files whose change would change what the agent may do next: the editor's workspace settings
-// (`.vscode/`), Threadline's own folder in a project (`.threadline/`) and THREADLINE_HOME (config.toml,
+// (`.vscode/`), the project config layers (`.threadline/`, `.codex/`) and THREADLINE_HOME (config.toml,
 // the rules folder). A patch writing any of them is always asked about, whatever the sandbox allows
-// and whatever was approved for the session, so the agent cannot raise its own permissions.
+// and whatever was approved for the session, so the agent cannot raise its own permissions. Names
+// compare without case: on a case-insensitive disk `.VSCode/settings.json` is the settings file.
 import { resolveHome } from '../../config/home';
 import { isWithin } from '../../sandbox/protectedPaths';
 import { realTarget } from '../../sandbox/realTarget';
 
-const PROTECTED_FOLDERS = new Set(['.vscode', '.threadline']);
+const PROTECTED_FOLDERS = new Set(['.vscode', '.threadline', '.codex']);
 
 /** The paths among `paths` (absolute) that are protected, as written or once symlinks are resolved. */
 export async function protectedPaths(paths: string[], home: string = resolveHome()): Promise<string[]> {
@@ -16,7 +17,7 @@ export async function protectedPaths(paths: string[], home: string = resolveHome
     const forms = [path, await realTarget(path)];
     const hit = forms.some(
       (form) =>
-        form.split(/[\\/]/).some((part) => PROTECTED_FOLDERS.has(part)) ||
+        form.split(/[\\/]/).some((part) => PROTECTED_FOLDERS.has(part.toLowerCase())) ||
         homes.some((root) => isWithin(root, form)),
     );
     if (hit) guarded.push(path);

@@ -103,6 +103,7 @@ function setUp(clients = 1) {
     modelEntries: async () => {},
     compacted: async () => {},
     turnCompleted: async () => {},
+    oweTurnCompleted: () => {},
   };
   const turn = new ActiveTurn(new TurnEmitter(THREAD, 'turn-1', notifier, journal));
   return {

@@ -21,6 +21,19 @@ describe('protocol validation', () => {
     });
   });
 
+  it('answers alike before and after an often-called method gets a compiled check', () => {
+    // Each method's first calls walk the schema; later ones run a compiled check.
+    const calls = Array.from({ length: 80 }, (_, i) => [
+      validateParams('thread/read', { threadId: 't', includeTurns: 'yes' }),
+      validateParams('thread/read', { threadId: `t${i}` }),
+    ]);
+    for (const [bad, good] of calls) {
+      assert.deepEqual(bad, calls[0]![0]);
+      assert.equal(good!.ok, true);
+    }
+    assert.equal(calls[0]![0]!.ok, false);
+  });
+
   it('rejects params sent by position', () => {
     assert.equal(validateParams('thread/list', [1, 2]).ok, false);
   });

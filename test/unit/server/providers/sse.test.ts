@@ -37,4 +37,24 @@ describe('provider SSE parser', () => {
   it('accepts fields without a space after the colon', () => {
     assert.deepEqual(new SseParser().push('event:x\ndata:y\n\n'), [{ event: 'x', data: 'y' }]);
   });
+
+  it('drops events it is told nobody reads, however they are split, and keeps the rest', () => {
+    const long = 'x'.repeat(5000);
+    const text = `event: skip\ndata: ${long}\n\n${stream}event: skip\ndata: ${long}\n\nevent: a\ndata: last\n\n`;
+    for (const size of [1, 3, 7, 1000, 4096]) {
+      const parser = new SseParser((name) => name !== 'skip');
+      const events = [];
+      for (let i = 0; i < text.length; i += size) events.push(...parser.push(text.slice(i, i + size)));
+      assert.deepEqual(events, [...expected, { event: 'a', data: 'last' }], `chunks of ${size}`);
+    }
+  });
+
+  it('reads an event of many chunks once it is whole', () => {
+    const parser = new SseParser();
+    const long = 'y'.repeat(100_000);
+    const text = `data: ${long}\n\n`;
+    const events = [];
+    for (let i = 0; i < text.length; i += 1024) events.push(...parser.push(text.slice(i, i + 1024)));
+    assert.deepEqual(events, [{ event: '', data: long }]);
+  });
 });

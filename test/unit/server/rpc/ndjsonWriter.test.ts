@@ -15,30 +15,76 @@ function stalledPipe() {
       void gate.then(() => callback());
     },
   });
-  return { pipe, written, release };
+  const lines = () =>
+    written
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> });
+  return { pipe, lines, release };
 }
 
+const notification = (method: string, params: Record<string, unknown>) =>
+  ({ jsonrpc: '2.0', method, params }) as NotificationMessage;
+const delta = (itemId: string, text: string) =>
+  notification('item/agentMessage/delta', { threadId: 't', turnId: 'u', itemId, delta: text });
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('NdjsonMessageWriter', () => {
-  it('makes every write to a full pipe wait for one drain, announced once each way', async () => {
-    const { pipe, written, release } = stalledPipe();
+  it('never makes a write wait for a full pipe, announces the backup once each way and loses nothing', async () => {
+    const { pipe, lines, release } = stalledPipe();
     const blocked: boolean[] = [];
     const writer = new NdjsonMessageWriter(pipe, { onBackpressure: (b) => blocked.push(b) });
-    let settled = 0;
-    const writes = Array.from({ length: 2000 }, (_, i) =>
-      writer
-        .write({ jsonrpc: '2.0', method: 'n', params: { i } } as NotificationMessage)
-        .then(() => settled++),
-    );
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(settled < 2000, true, 'writes to a full pipe wait');
-    assert.equal(pipe.listenerCount('drain'), 1);
-    assert.deepEqual(blocked, [true]);
-    release();
+    const big = 'x'.repeat(64 * 1024);
+    const writes = Array.from({ length: 40 }, (_, i) => writer.write(notification('n', { i, big })));
     await Promise.all(writes);
+    assert.deepEqual(blocked, [true], 'past 1 MiB in the pipe, messages wait in the writer');
+    release();
+    await tick();
+    await tick();
     assert.deepEqual(blocked, [true, false]);
-    assert.equal(pipe.listenerCount('drain'), 0);
-    const lines = written.join('').split('\n').filter(Boolean);
-    assert.equal(lines.length, 2000);
-    assert.deepEqual(JSON.parse(lines[1999]!), { method: 'n', params: { i: 1999 } });
+    assert.deepEqual(
+      lines().map((line) => line.params.i),
+      Array.from({ length: 40 }, (_, i) => i),
+    );
+  });
+
+  it('joins the deltas of one item that wait for a slow reader, in order around other messages', async () => {
+    const { pipe, lines, release } = stalledPipe();
+    const writer = new NdjsonMessageWriter(pipe);
+    // Fill the pipe past its budget so that what follows waits in the writer.
+    await writer.write(notification('filler', { big: 'x'.repeat(1024 * 1024) }));
+    const sent: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      sent.push(`a${i} `);
+      await writer.write(delta('A', `a${i} `));
+      if (i % 10 === 0) await writer.write(delta('B', `b${i} `));
+      if (i === 499) await writer.write(notification('item/completed', { marker: 'half' }));
+    }
+    await writer.write(notification('turn/completed', {}));
+    release();
+    await tick();
+    await tick();
+    const received = lines().slice(1);
+    const methods = received.map((line) => line.method);
+    // Every delta of the first half goes out before the message written after it, and so on.
+    const half = methods.indexOf('item/completed');
+    const textOf = (from: number, to: number, itemId: string) =>
+      received
+        .slice(from, to)
+        .filter((line) => line.params.itemId === itemId)
+        .map((line) => line.params.delta)
+        .join('');
+    assert.equal(textOf(0, half, 'A'), sent.slice(0, 500).join(''));
+    assert.equal(textOf(half, received.length, 'A'), sent.slice(500).join(''));
+    assert.deepEqual(methods.slice(half - 2), [
+      'item/agentMessage/delta',
+      'item/agentMessage/delta',
+      'item/completed',
+      'item/agentMessage/delta',
+      'item/agentMessage/delta',
+      'turn/completed',
+    ]);
+    assert.ok(received.length < 20, `joined into a few messages, got ${received.length}`);
   });
 });

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bubblewrapArgs } from '../../../../server/sandbox/bubblewrap';
-import { wrapCommand } from '../../../../server/sandbox/sandbox';
+import { releaseSandbox, wrapCommand } from '../../../../server/sandbox/sandbox';
 import { confinementOf } from '../../../../server/sandbox/writableRoots';
 import { tempDir } from '../../../support/serverProcess';
 
@@ -90,11 +90,13 @@ describe('sandbox policies', () => {
       fd3: null,
       env: {},
       privateTmp: null,
+      names: null,
     });
     const wrapped = await wrapCommand(['ls'], workspace, repo, {}, bwrap);
     assert.deepEqual(wrapped.argv.slice(0, 3), ['/usr/bin/bwrap', '--seccomp', '3']);
     assert.equal(wrapped.sandbox, 'bubblewrap');
     assert.ok(wrapped.fd3 && wrapped.fd3.length > 0 && wrapped.fd3.length % 8 === 0, 'a seccomp program');
+    await releaseSandbox(wrapped);
     assert.deepEqual(await wrapCommand(['ls'], workspace, repo, {}, { kind: 'none', reason: 'no bwrap' }), {
       argv: ['ls'],
       sandbox: null,
@@ -102,6 +104,7 @@ describe('sandbox policies', () => {
       fd3: null,
       env: {},
       privateTmp: null,
+      names: null,
     });
   });
 });

@@ -17,6 +17,8 @@ const confined = (network: boolean) => ({
   privateTmp: true,
 });
 
+const PROTECTED = String.raw`\.[gG][iI][tT]|\.[tT][hH][rR][eE][aA][dD][lL][iI][nN][eE]|\.[cC][oO][dD][eE][xX]|\.[vV][sS][cC][oO][dD][eE]`;
+
 /** Every `(global-name "…")` the profile allows, in order. */
 const machServices = (profile: string) =>
   [...profile.matchAll(/\(global-name "([^"]+)"\)/g)].map((m) => m[1]);
@@ -47,6 +49,7 @@ describe('Seatbelt profile', () => {
         ')',
         '(allow file-write* (require-all (subpath "/Users/me/my \\"repo\\"") (require-not (subpath "/Users/me/my \\"repo\\"/.git"))))',
         '(allow file-write* (subpath "/private/var/folders/xy/T/threadline-sandbox-1"))',
+        `(deny file-write* (regex #"^/Users/me/my .repo./(.*/)?(${PROTECTED})(/|$)"))`,
         '(deny file-read* file-write* (subpath "/Users/me/.threadline"))',
         '',
       ].join('\n'),
@@ -112,8 +115,8 @@ describe('Seatbelt profile', () => {
       assert.deepEqual([program, flag, dashes, command], ['/usr/bin/sandbox-exec', '-p', '--', 'ls']);
       assert.ok(profile!.includes(`(allow file-write* (subpath "${wrapped.privateTmp}"))`));
     } finally {
-      releaseSandbox(wrapped);
-      releaseSandbox(other);
+      await releaseSandbox(wrapped);
+      await releaseSandbox(other);
     }
     assert.equal(existsSync(wrapped.privateTmp), false);
     assert.equal(existsSync(other.privateTmp!), false);
@@ -132,7 +135,48 @@ describe('Seatbelt profile', () => {
       assert.ok(profile.includes(`(allow file-write* (subpath "${realpathSync(real)}"))`), profile);
       assert.ok(!profile.includes(join(place, 'link')), 'the link itself grants nothing');
     } finally {
-      releaseSandbox(wrapped);
+      await releaseSandbox(wrapped);
     }
+  });
+
+  it('refuses writes to protected names under every root, existing or not, at any depth, in any case', () => {
+    const profile = seatbeltProfile(
+      {
+        writableRoots: [
+          { root: '/Users/me/ws', readOnly: [] },
+          { root: '/Users/me/a+b (1)', readOnly: [] },
+        ],
+        hidden: [],
+        network: false,
+        privateTmp: false,
+      },
+      null,
+    );
+    const denies = [...profile.matchAll(/^\(deny file-write\* \(regex #"([^"]+)"\)\)$/gm)].map((m) => m[1]!);
+    assert.equal(denies.length, 2, profile);
+    // After every allow of a root, since Seatbelt's later rules win.
+    assert.ok(profile.lastIndexOf('(allow file-write*') < profile.indexOf('(deny file-write* (regex'));
+    const [workspace, special] = denies.map((source) => new RegExp(source));
+    for (const denied of [
+      '.git',
+      '.GIT/hooks/pre-commit',
+      'sub/deep/.git',
+      '.threadline/config.toml',
+      '.Codex',
+      'x/.vscode/settings.json',
+    ])
+      assert.match(`/Users/me/ws/${denied}`, workspace!, denied);
+    for (const allowed of [
+      'src/a.ts',
+      '.gitignore',
+      '.github/workflows/ci.yml',
+      'x.git',
+      '.vscodeignore',
+      'sub/.codex-notes',
+    ])
+      assert.doesNotMatch(`/Users/me/ws/${allowed}`, workspace!, allowed);
+    assert.doesNotMatch('/Users/me/wsx/.git', workspace!, 'a sibling with the root as prefix');
+    assert.match('/Users/me/a+b (1)/.git', special!, 'regex characters in the root are escaped');
+    assert.doesNotMatch('/Users/me/aab (1)/.git', special!);
   });
 });
