@@ -93,7 +93,7 @@ const onDemand = [
     from: 'server-providers',
     import: /^\.\/sdks$/,
   },
-  // The bash parser (tree-sitter and its grammar): when the first command line is read.
+  // The shell parsers (tree-sitter and the bash and PowerShell grammars): when the first command line is read.
   { bundle: 'server-bash', entry: 'server/exec/bashParser.ts', from: 'core', import: /^\.\/bashParser$/ },
   // The MCP SDK's client: when the first MCP server starts.
   { bundle: 'server-mcp', entry: 'server/mcp/mcpSdk.ts', from: 'core', import: /^\.\/mcpSdk$/ },
@@ -202,8 +202,8 @@ function report(name, result) {
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
-// The WebAssembly the bash parser loads from beside its bundle.
-for (const wasm of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) {
+// The WebAssembly the shell parsers load from beside their bundle.
+for (const wasm of ['tree-sitter.wasm', 'tree-sitter-bash.wasm', 'tree-sitter-powershell.wasm']) {
   copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${wasm}`, `dist/${wasm}`);
 }
 if (watch) {

@@ -1,5 +1,6 @@
 // The long-lived state every method family shares. The store opens on first use (or just after
 // the handshake), so starting the server and answering initialize never wait for the index.
+import { existsSync } from 'node:fs';
 import { AuthStore } from './account/authStore';
 import { RateLimitBook } from './account/rateLimits';
 import { apiKeyFor, missingKeyMessage, needsApiKey } from './account/credentials';
@@ -14,6 +15,7 @@ import { approvalAllowed, sandboxAllowed, sandboxModeOf } from './config/require
 import { effectiveSandboxPolicy, type ConfigDefaults, type ThreadSettings } from './config/settings';
 import type { Table } from './config/tomlFile';
 import type { ShellEnvironmentPolicy } from './exec/commandEnv';
+import { selectShell, type CommandShell } from './exec/shellSelection';
 import { LoadedThread } from './loadedThread';
 import { RecentLines, type Logger } from './log';
 import type { ModelClient, ProviderConfig } from './providers/types';
@@ -152,6 +154,12 @@ export class Services {
   /** How the environment of every command is built (exec_command, command/exec, thread/shellCommand). */
   async commandEnvironment(): Promise<ShellEnvironmentPolicy> {
     return (await this.loadedConfig()).shellEnvironment;
+  }
+
+  /** The shell every command line runs in (and is read as, by the approval gate). */
+  async commandShell(): Promise<CommandShell> {
+    const { windowsShell } = await this.loadedConfig();
+    return selectShell({ platform: process.platform, env: process.env, exists: existsSync }, windowsShell);
   }
 
   async agentConfig(): Promise<{

@@ -6,6 +6,8 @@ export interface LaunchSettings {
   /** Empty: the bundled server. */
   command: string;
   args: string[];
+  /** `threadline.windows.shell`, handed to the bundled server as config.toml's `[windows] shell`. */
+  windowsShell: string;
 }
 
 export interface LaunchContext {
@@ -23,7 +25,12 @@ export function serverLaunch(settings: LaunchSettings, context: LaunchContext): 
   // Electron runs as plain Node with this variable; plain Node ignores it.
   return {
     command: context.execPath,
-    args: [context.bundledServer, 'app-server'],
+    args: [context.bundledServer, 'app-server', ...windowsShellFlag(settings.windowsShell)],
     env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
   };
+}
+
+/** A `-c` flag for the setting, the value as a TOML string (JSON's escapes are TOML's). */
+function windowsShellFlag(shell: string): string[] {
+  return shell.trim() ? ['-c', `windows.shell=${JSON.stringify(shell.trim())}`] : [];
 }

@@ -66,7 +66,12 @@ export class ThreadlineServer extends Disposable {
       }),
       this.client.onNotification((notification) => this.unwritten.observe(notification)),
     );
-    this._register(onSettingsChanged(['server.command', 'server.args'], () => void this.restartIfRunning()));
+    this._register(
+      onSettingsChanged(
+        ['server.command', 'server.args', 'windows.shell'],
+        () => void this.restartIfRunning(),
+      ),
+    );
   }
 
   get state(): ServerState {

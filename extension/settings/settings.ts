@@ -32,6 +32,7 @@ export function readLaunchSettings(): LaunchSettings {
   return {
     command: c.get<string>('server.command', ''),
     args: Array.isArray(args) ? args.map(String) : [],
+    windowsShell: c.get<string>('windows.shell', ''),
   };
 }
 

@@ -7,7 +7,7 @@
 // it: `bash`, `python -c`, `sudo -u root`) is never offered nor saved.
 import type { CommandLine, SimpleCommand } from '../exec/commandLine';
 import { basename } from '../exec/commandLine';
-import { isSafeCommand } from './safeCommands';
+import { safeCommandTest } from './safeCommands';
 
 /** A rule's pattern: each position one word, or one of several. */
 export type Pattern = readonly (string | readonly string[])[];
@@ -32,9 +32,9 @@ export function lineCovered(
     (c) => c.globs.length === 0 && prefixes.some((prefix) => startsWith(c.words, prefix)),
   );
   // Read-only commands ride along, but a line of them alone is not the grant's to allow.
+  const readOnly = safeCommandTest(line);
   return (
-    allowed.some(Boolean) &&
-    line.commands.every((c, i) => allowed[i] || (readersRideAlong && isSafeCommand(c)))
+    allowed.some(Boolean) && line.commands.every((c, i) => allowed[i] || (readersRideAlong && readOnly(c)))
   );
 }
 
@@ -66,10 +66,30 @@ const LAUNCHERS = new Set([
   'unshare',
   'watch',
   'xargs',
+  // Windows: PowerShell's and cmd's ways of running a command or script given to them.
+  'iex',
+  'invoke-expression',
+  'icm',
+  'invoke-command',
+  'saps',
+  'start',
+  'start-process',
+  'ii',
+  'invoke-item',
+  '%',
+  'foreach',
+  'foreach-object',
+  'sajb',
+  'start-job',
+  'start-threadjob',
+  'cmd',
+  'wsl',
+  'runas',
+  'rundll32',
 ]);
 // Programs that run code given to them: safe to allow only with the code (a script, a module) fixed.
 const INTERPRETERS =
-  /^(?:bash|sh|zsh|dash|ksh|fish|csh|tcsh|python[\d.]*|node|nodejs|deno|bun|perl[\d.]*|ruby[\d.]*|php[\d.]*|lua[\d.]*|awk|gawk|mawk|npx|bunx|uvx|pnpx|tsx|ts-node|osascript|pwsh|powershell)$/;
+  /^(?:bash|sh|zsh|dash|ksh|fish|csh|tcsh|python[\d.]*|node|nodejs|deno|bun|perl[\d.]*|ruby[\d.]*|php[\d.]*|lua[\d.]*|awk|gawk|mawk|npx|bunx|uvx|pnpx|tsx|ts-node|osascript|pwsh|powershell|py|cscript|wscript)$/;
 
 // Package managers' subcommands that run any program or package named after them.
 const RUNNERS =
@@ -78,7 +98,10 @@ const RUNNERS =
 /** Whether allowing every command that starts with these words would allow any command at all. */
 export function prefixOpensEverything(prefix: readonly string[]): boolean {
   const [program = '', ...rest] = prefix;
-  const name = basename(program);
+  // Windows finds `PWSH.EXE` as pwsh: names are compared in lower case, without `.exe`.
+  const name = basename(program)
+    .toLowerCase()
+    .replace(/\.exe$/, '');
   if (name === '' || LAUNCHERS.has(name)) return true;
   // After an interpreter or a runner, the prefix must end in what runs (a script, `-c` code, a
   // module), not in an option still waiting for it (`python -c`, `python -W ignore -c`).
@@ -96,7 +119,8 @@ export function prefixOpensEverything(prefix: readonly string[]): boolean {
 export function proposedPrefix(line: CommandLine, allowed: readonly Pattern[]): string[] | null {
   if (!line.plain || line.commands.length === 0) return null;
   const open = (c: SimpleCommand) => !allowed.some((prefix) => startsWith(c.words, prefix));
-  const command = line.commands.find((c) => !isSafeCommand(c) && open(c)) ?? line.commands[0]!;
+  const readOnly = safeCommandTest(line);
+  const command = line.commands.find((c) => !readOnly(c) && open(c)) ?? line.commands[0]!;
   // Up to its first glob: a prefix is literal words.
   const words = command.words.slice(0, command.globs[0] ?? command.words.length);
   return prefixOpensEverything(words) ? null : words;

@@ -50,8 +50,10 @@ export class ExecpolicyRules {
     const rank = (v: RuleVerdict | null) => (v ? STRICTNESS[v.decision] : 0);
     for (const rule of await this.rules()) {
       if (rule.decision === 'allow') continue;
-      for (const command of [...line.commands, ...line.inner]) {
-        const match = matchOf(command, rule.pattern);
+      const pattern = line.grammar === 'bash' ? rule.pattern : foldPattern(rule.pattern);
+      for (const written of [...line.commands, ...line.inner]) {
+        const command = line.grammar === 'bash' ? written : foldCommand(written);
+        const match = matchOf(command, pattern);
         if (match === 'no') continue;
         const verdict: RuleVerdict =
           match === 'yes'
@@ -119,6 +121,19 @@ export class ExecpolicyRules {
     return rules;
   }
 }
+
+// Windows shells find commands in any case, and `git.exe` as `git`: on their lines a forbidden or
+// prompt rule matches that way too (an allow rule still needs the words exactly as written).
+const foldWord = (word: string, first: boolean) =>
+  first ? word.toLowerCase().replace(/\.exe$/, '') : word.toLowerCase();
+const foldCommand = (command: SimpleCommand): SimpleCommand => ({
+  ...command,
+  words: command.words.map((word, i) => foldWord(word, i === 0)),
+});
+const foldPattern = (pattern: Pattern): Pattern =>
+  pattern.map((part, i) =>
+    typeof part === 'string' ? foldWord(part, i === 0) : part.map((word) => foldWord(word, i === 0)),
+  );
 
 /** Every literal prefix a pattern stands for (a pattern's alternatives are few). */
 function expand(pattern: Pattern): string[][] {

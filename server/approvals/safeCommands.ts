@@ -13,6 +13,7 @@
 // umask, set, shopt, alias, source, eval, exec, trap, …) always ask; a plain line has no assignment
 // words, `(( ))`, `[[ ]]` or declarations (the parse rejects them).
 import type { CommandLine, SimpleCommand } from '../exec/commandLine';
+import { isSafePowerShellCommand, reachesOut } from './powershellSafeCommands';
 
 /** Options of one tool that are not read-only: short letters, and long names (GNU-style). */
 interface Unsafe {
@@ -146,10 +147,27 @@ function isSafeGit(args: string[]): boolean {
   return sub === 'branch' && rest.every((arg) => GIT_BRANCH_LISTING.has(arg));
 }
 
+/** Git on a PowerShell line: `git`, `git.exe` in any case; its arguments as on Unix. */
+const isGitName = (name: string) => /^git(\.exe)?$/i.test(name);
+
+/** One command of a plain PowerShell line that only reads: a listed cmdlet, or git as above. */
+function isSafeOnPowerShell(command: SimpleCommand): boolean {
+  const [name = '', ...args] = command.words;
+  if (!isGitName(name)) return isSafePowerShellCommand(command.words);
+  return !args.some(reachesOut) && isSafeCommand({ ...command, words: ['git', ...args] });
+}
+
+/** The read-only test for the commands of a line, by the shell that runs it. */
+export const safeCommandTest = (line: CommandLine): ((command: SimpleCommand) => boolean) =>
+  line.grammar === 'powershell' ? isSafeOnPowerShell : isSafeCommand;
+
 export function isKnownSafe(line: CommandLine): boolean {
-  return line.plain && line.commands.length > 0 && line.commands.every(isSafeCommand);
+  // cmd.exe lines are never plain (commandLine.ts).
+  return line.plain && line.commands.length > 0 && line.commands.every(safeCommandTest(line));
 }
 
 /** Whether some command of the line is git (see CommandCircumstances.readsRepositoryConfig). */
 export const runsGit = (line: CommandLine): boolean =>
-  line.commands.some((command) => command.words[0] === 'git');
+  line.commands.some((command) =>
+    line.grammar === 'bash' ? command.words[0] === 'git' : isGitName(command.words[0] ?? ''),
+  );

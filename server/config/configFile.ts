@@ -10,6 +10,7 @@ import {
   type SandboxModeInput,
 } from '../protocol/enums';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
+import { shellKindOf } from '../exec/shellSelection';
 import type { ProviderConfig } from '../providers/types';
 import { codexHistorySetting, type CodexHistorySetting } from './codexHistory';
 import { isTable, resolveProviders } from './providers';
@@ -32,6 +33,8 @@ export interface LoadedConfig {
   threadUnloadDelaySecs: number | null;
   /** `[shell_environment_policy]`, with every provider's env_key never inherited. */
   shellEnvironment: ShellEnvironmentPolicy;
+  /** `[windows] shell`: the shell (name or path) commands run in on Windows; null to choose one. */
+  windowsShell: string | null;
   /** `[mcp_servers.<name>]`. */
   mcpServers: McpServerConfig[];
   /** `codex_history`: which Codex home's threads are listed beside ours. */
@@ -65,6 +68,7 @@ const KNOWN_KEYS = new Set([
   'skills',
   'apps',
   'codex_history',
+  'windows',
 ]);
 
 export async function loadConfig(
@@ -142,7 +146,17 @@ export function fromTable(table: Table, log: Logger): LoadedConfig {
       [...providers.values()].flatMap((provider) => (provider.envKey ? [provider.envKey] : [])),
       log,
     ),
+    windowsShell: windowsShellFrom(table.windows, log),
     mcpServers: mcpServersFrom(table.mcp_servers, log),
     codexHistory: codexHistorySetting(table.codex_history, log),
   };
+}
+
+/** `[windows] shell`: pwsh, powershell or cmd, by name or path (see server/exec/shellSelection.ts). */
+function windowsShellFrom(section: unknown, log: Logger): string | null {
+  const shell = isTable(section) ? section.shell : undefined;
+  if (shell === undefined) return null;
+  if (typeof shell === 'string' && shellKindOf(shell)) return shell;
+  log.warn('config.toml: windows.shell must name pwsh, powershell or cmd (or a path to one); ignoring it');
+  return null;
 }

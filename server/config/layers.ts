@@ -33,6 +33,8 @@ const PROJECT_FORBIDDEN_KEYS = [
   'mcp_servers',
   'projects',
   'codex_history',
+  // The program every command runs in.
+  'windows',
 ];
 
 export const userConfigFile = (home: string) => join(home, 'config.toml');

@@ -3,6 +3,7 @@
 // helpers at the end of a pipeline (`| head`, `| wc -l`) do not count as actions of their own.
 import type { CommandAction } from '../protocol/commandExecution';
 import { basename, commandText, type CommandLine, type SimpleCommand } from './commandLine';
+import { powershellAction } from './powershellActions';
 
 const READERS = new Set(['cat', 'bat', 'less', 'more', 'nl', 'head', 'tail']);
 const LISTERS = new Set(['ls', 'tree', 'exa', 'eza']);
@@ -93,6 +94,11 @@ export function commandActions(line: CommandLine, original: string): CommandActi
   line.commands.forEach((command, index) => {
     const previous = line.commands[index - 1];
     const piped = previous?.joiner === '|' || previous?.joiner === '|&';
+    if (line.grammar === 'powershell') {
+      const action = powershellAction(command, piped);
+      if (action) actions.push(action);
+      return;
+    }
     // `… | head -n 5` formats what came before; it reads nothing itself.
     if (
       piped &&

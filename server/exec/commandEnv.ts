@@ -50,6 +50,38 @@ const CORE = [
   'LC_*',
 ];
 
+/**
+ * What Windows programs need besides PATH and TZ: the system's folders (without SystemRoot many fail
+ * to start, without ComSpec and PATHEXT nothing finds `*.cmd` scripts), the user's profile and
+ * temporary folders, and what describes the machine.
+ */
+const WINDOWS_CORE = [
+  'SystemRoot',
+  'SystemDrive',
+  'windir',
+  'ComSpec',
+  'PATHEXT',
+  'TEMP',
+  'TMP',
+  'USERPROFILE',
+  'USERNAME',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'ProgramData',
+  'ALLUSERSPROFILE',
+  'ProgramFiles',
+  'ProgramFiles(x86)',
+  'ProgramW6432',
+  'CommonProgramFiles',
+  'CommonProgramFiles(x86)',
+  'CommonProgramW6432',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'NUMBER_OF_PROCESSORS',
+  'PROCESSOR_ARCHITECTURE',
+  'OS',
+];
+
 /** Names that look like credentials or handles to other processes (the reference excludes the first three). */
 const DEFAULT_EXCLUDES = [
   '*KEY*',
@@ -101,7 +133,20 @@ function namePatterns(patterns: string[]): (name: string) => boolean {
 }
 
 const isCore = namePatterns(CORE);
+const isWindowsCore = namePatterns([...CORE, ...WINDOWS_CORE]);
 const isDefaultExcluded = namePatterns(DEFAULT_EXCLUDES);
+
+/** A variable's value; on Windows names are one variable in any case (`Path` is PATH). */
+export function envValue(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  platform: NodeJS.Platform,
+): string | undefined {
+  if (platform !== 'win32') return env[name];
+  const upper = name.toUpperCase();
+  const key = Object.keys(env).find((k) => k.toUpperCase() === upper);
+  return key === undefined ? undefined : env[key];
+}
 
 /**
  * The environment for a command started in `cwd`: the policy applied to `base` in the reference's
@@ -113,28 +158,40 @@ export function commandEnv(
   policy: ShellEnvironmentPolicy,
   cwd: string,
   overrides: Record<string, string | null> = {},
+  platform: NodeJS.Platform = process.platform,
 ): NodeJS.ProcessEnv {
+  const windows = platform === 'win32';
+  const core = windows ? isWindowsCore : isCore;
+  const env: NodeJS.ProcessEnv = {};
+  // On Windows a variable set as `PATH` replaces an inherited `Path`, not a second copy beside it.
+  const remove = (name: string) => {
+    if (!windows) delete env[name];
+    else for (const key of Object.keys(env)) if (key.toUpperCase() === name.toUpperCase()) delete env[key];
+  };
+  const assign = (name: string, value: string) => {
+    remove(name);
+    env[name] = value;
+  };
   const never = new Set(policy.neverInherit.map((name) => name.toUpperCase()));
   const excluded = namePatterns(policy.exclude);
-  const env: NodeJS.ProcessEnv = {};
   if (policy.inherit !== 'none') {
     // PWD names where the command starts, not where the server did.
     for (const [name, value] of Object.entries({ ...base, PWD: cwd })) {
       if (value === undefined || never.has(name.toUpperCase())) continue;
-      if (policy.inherit === 'core' && !isCore(name)) continue;
+      if (policy.inherit === 'core' && !core(name)) continue;
       if (!policy.ignoreDefaultExcludes && isDefaultExcluded(name)) continue;
       if (excluded(name)) continue;
       env[name] = value;
     }
   }
-  Object.assign(env, policy.set);
+  for (const [name, value] of Object.entries(policy.set)) assign(name, value);
   if (policy.includeOnly.length > 0) {
     const included = namePatterns(policy.includeOnly);
     for (const name of Object.keys(env)) if (!included(name)) delete env[name];
   }
   for (const [name, value] of Object.entries(overrides)) {
-    if (value === null) delete env[name];
-    else env[name] = value;
+    if (value === null) remove(name);
+    else assign(name, value);
   }
   return env;
 }

@@ -5,7 +5,9 @@
 // line's words are what bash will run; the approval rules trust nothing else. One exception, kept
 // apart: a simple glob word (`*.md`, `src/*.ts`) leaves a line plain but is marked, for the few
 // readers whose every option only reads. `bash -c "…"` and `bash -lc "…"` are read again inside.
-import type { loadBashParser, Node } from './bashParser';
+import type { loadParser, Node, ParsedGrammar } from './bashParser';
+import { readPowerShell } from './powershellLine';
+import type { ShellGrammar } from './shellSelection';
 import { globWord, literalWord } from './shellWords';
 
 export interface SimpleCommand {
@@ -21,6 +23,8 @@ export interface SimpleCommand {
 
 export interface CommandLine {
   text: string;
+  /** The shell language it was read in (shellSelection.ts): the safe-command rules differ. */
+  grammar: ShellGrammar;
   commands: SimpleCommand[];
   /** Literal commands and the joiners above only: the words are exactly what runs. */
   plain: boolean;
@@ -52,30 +56,47 @@ const RESERVED = new Set([
 ]);
 
 type Parse = <T>(text: string, read: (root: Node) => T) => T;
-let parser: Promise<Parse> | undefined;
+const parsers = new Map<ParsedGrammar, Promise<Parse>>();
 
-async function bashParser(): Promise<Parse> {
-  // require, not import(): the bundled core runs in a vm.Script without an ESM loader, and esbuild
-  // turns this into loading dist/server-bash.js.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  parser ??= (require('./bashParser') as { loadBashParser: typeof loadBashParser }).loadBashParser();
+function parserOf(grammar: ParsedGrammar): Promise<Parse> {
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    // require, not import(): the bundled core runs in a vm.Script without an ESM loader, and esbuild
+    // turns this into loading dist/server-bash.js.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    parser = (require('./bashParser') as { loadParser: typeof loadParser }).loadParser(grammar);
+    parsers.set(grammar, parser);
+  }
   return parser;
 }
 
-export async function parseCommandLine(text: string): Promise<CommandLine> {
+/** A line nothing vouches for: its words as written, for display and the user's rules only. */
+function unread(text: string, grammar: ShellGrammar): CommandLine {
+  return {
+    text,
+    grammar,
+    commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0], globs: [] }],
+    plain: false,
+    inner: [],
+  };
+}
+
+/**
+ * The line as the shell that runs it reads it. cmd.exe's (`%VAR%` expanded before parsing, `^`
+ * escapes, `&` and `|` anywhere) is read by nothing here: such a line is never plain.
+ */
+export async function parseCommandLine(text: string, grammar: ShellGrammar = 'bash'): Promise<CommandLine> {
+  if (grammar === 'cmd') return unread(text, grammar);
   let parse: Parse;
   try {
-    parse = await bashParser();
+    parse = await parserOf(grammar);
   } catch {
     // No parser, no trust: the line is asked about under any policy that asks.
-    parser = undefined;
-    return {
-      text,
-      commands: [{ words: text.trim().split(/\s+/), joiner: null, opaque: [0], globs: [] }],
-      plain: false,
-      inner: [],
-    };
+    parsers.delete(grammar);
+    return unread(text, grammar);
   }
+  if (grammar === 'powershell')
+    return { text, grammar, ...parse(text, (root) => readPowerShell(root, text)), inner: [] };
   return readLine(parse, text, 0);
 }
 
@@ -108,7 +129,7 @@ function readLine(parse: Parse, text: string, depth: number): CommandLine {
     const last = inner.commands.at(-1);
     if (last) commands.push({ ...last, joiner: command.joiner });
   }
-  return { text, commands, plain, inner: hidden };
+  return { text, grammar: 'bash', commands, plain, inner: hidden };
 }
 
 /** The script any shell is handed with `-c` (as far as it is literal), to look into for rules. */

@@ -16,6 +16,8 @@ export interface RunOptions {
   onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   /** Written to the child's fd 3 and closed: how bubblewrap gets its seccomp program. */
   fd3?: Buffer | null;
+  /** Windows: arguments as written, unquoted (cmd.exe's `/c "<line>"`). */
+  windowsVerbatimArguments?: boolean;
 }
 
 export interface Exit {
@@ -51,6 +53,7 @@ export class RunningProcess {
       cwd: options.cwd,
       env: options.env,
       ...treeSpawnOptions(),
+      windowsVerbatimArguments: options.windowsVerbatimArguments,
       stdio: options.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     }) as ChildProcessWithoutNullStreams;
     this.child.stdin.on('error', () => {});

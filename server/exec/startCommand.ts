@@ -1,6 +1,5 @@
 // Starts a command confined by a sandbox policy (or unconfined), with the environment commands
 // get, and streams its output as text.
-import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { SandboxPolicy } from '../protocol/enums';
 import type { NameReport } from '../sandbox/nameGuard';
@@ -8,15 +7,10 @@ import { releaseSandbox, wrapCommand, type Availability, type Wrapped } from '..
 import { commandEnv, type ShellEnvironmentPolicy } from './commandEnv';
 import { RunningProcess } from './processRunner';
 
-const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
-
-/** How a command line is run: by the shell, so pipes and quoting work as the model wrote them. */
-export function shellArgv(script: string): string[] {
-  return [SHELL, '-c', script];
-}
-
 export interface StartOptions {
   argv: string[];
+  /** Hand the arguments to a Windows program as written (cmd.exe's line: shellSelection.ts). */
+  windowsVerbatimArguments?: boolean;
   /** Where the command runs. */
   cwd: string;
   /** The cwd the policy's writable roots are relative to (the thread's); defaults to `cwd`. */
@@ -54,6 +48,7 @@ export async function startCommand(options: StartOptions): Promise<Started> {
   const { onText } = options;
   const running = new RunningProcess({
     argv: wrapped.argv,
+    windowsVerbatimArguments: options.windowsVerbatimArguments,
     fd3: wrapped.fd3,
     cwd: options.cwd,
     env: wrapped.env,

@@ -5,7 +5,8 @@ import type { TurnEmitter } from '../agent/turnEmitter';
 import { commandActions } from '../exec/commandActions';
 import { parseCommandLine } from '../exec/commandLine';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
-import { shellArgv, startCommand } from '../exec/startCommand';
+import { shellCommand, type CommandShell } from '../exec/shellSelection';
+import { startCommand } from '../exec/startCommand';
 import type { ParamsOf } from '../protocol/methods';
 import type { ConversationEntry } from '../providers/types';
 import type { HandlerTable } from '../rpc/dispatcher';
@@ -23,16 +24,17 @@ export async function runUserShell(
   timeoutMs: number,
   signal: AbortSignal,
   environment: ShellEnvironmentPolicy,
+  shell: CommandShell,
 ): Promise<ConversationEntry> {
   const item = new CommandItem(emit, {
     command,
     cwd,
-    commandActions: commandActions(await parseCommandLine(command), command),
+    commandActions: commandActions(await parseCommandLine(command, shell.grammar), command),
     source: 'userShell',
   });
   item.start();
   const { process: running } = await startCommand({
-    argv: shellArgv(command),
+    ...shellCommand(shell, command),
     cwd,
     policy: null,
     availability: { kind: 'none', reason: 'user shell commands run unsandboxed' },

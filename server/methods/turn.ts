@@ -76,6 +76,7 @@ export function turnHandlers(services: Services): HandlerTable {
       const current = loaded.get(params.threadId)?.turn;
       const cwdOf = (fallback: string) => loaded.get(params.threadId)?.settings?.cwd ?? fallback;
       const environment = await services.commandEnvironment();
+      const shell = await services.commandShell();
       if (current) {
         // Inside the running turn: the output reaches the model with its next request.
         void runUserShell(
@@ -85,6 +86,7 @@ export function turnHandlers(services: Services): HandlerTable {
           timeoutMs,
           current.signal,
           environment,
+          shell,
         )
           .then((entry) => current.steer([entry]))
           .catch((error: Error) => services.log.error(`thread/shellCommand failed: ${error.stack}`));
@@ -102,6 +104,7 @@ export function turnHandlers(services: Services): HandlerTable {
             timeoutMs,
             active.signal,
             environment,
+            shell,
           );
           await active.emit.modelEntries([entry]);
         },

@@ -23,7 +23,6 @@ import type { Skill } from '../skills/skillCatalog';
 import { settingsFor } from './threadSettings';
 import { saveThreadSettings } from './savedThreadSettings';
 import { effectiveSandboxPolicy, type ThreadSettings } from '../config/settings';
-import { shellArgv } from '../exec/startCommand';
 
 export interface TurnInput {
   entries: ConversationEntry[];
@@ -78,6 +77,7 @@ export async function prepareTurn(
           settings,
           commands: thread.commands,
           environment: await services.commandEnvironment(),
+          shell: await services.commandShell(),
           skills,
           mcp: await mcpToolsForTurn(services, active, settings, approvals),
         }),
@@ -105,7 +105,7 @@ async function currentContext(services: Services, settings: ThreadSettings, skil
   return environmentContext({
     cwd: settings.cwd,
     platform: process.platform,
-    shell: shellArgv('')[0]!,
+    shell: (await services.commandShell()).label,
     now: new Date(),
     approvalPolicy: settings.approvalPolicy,
     sandboxPolicy: effectiveSandboxPolicy(settings),

@@ -12,7 +12,8 @@ import { parseCommandLine } from '../exec/commandLine';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import type { CommandSessions, Session } from '../exec/commandSessions';
 import type { Exit, RunningProcess } from '../exec/processRunner';
-import { shellArgv, startCommand } from '../exec/startCommand';
+import { shellCommand, type CommandShell } from '../exec/shellSelection';
+import { startCommand } from '../exec/startCommand';
 import { protectedNameHint, type NameReport } from '../sandbox/nameGuard';
 import { quarantineNotice, SCAN_LIMIT } from '../sandbox/newProtectedNames';
 import { sandboxAvailability, type Availability } from '../sandbox/sandbox';
@@ -59,7 +60,11 @@ function refusal(decision: ApprovalDecision): string {
   return 'The user declined to run this command.';
 }
 
-export function execCommandTool(sessions: CommandSessions, environment: ShellEnvironmentPolicy): AgentTool {
+export function execCommandTool(
+  sessions: CommandSessions,
+  environment: ShellEnvironmentPolicy,
+  shell: CommandShell,
+): AgentTool {
   return {
     spec: {
       kind: 'function',
@@ -88,7 +93,7 @@ export function execCommandTool(sessions: CommandSessions, environment: ShellEnv
         required: ['cmd'],
       },
     },
-    run: (call, context) => runExec(parseArguments(call), context, sessions, environment),
+    run: (call, context) => runExec(parseArguments(call), context, sessions, { environment, shell }),
   };
 }
 
@@ -96,7 +101,7 @@ async function runExec(
   args: Record<string, unknown>,
   context: ToolContext,
   sessions: CommandSessions,
-  environment: ShellEnvironmentPolicy,
+  runner: Runner,
 ) {
   const cmd = args.cmd;
   if (typeof cmd !== 'string' || cmd.trim() === '')
@@ -106,7 +111,8 @@ async function runExec(
   const maxTokens = boundedInteger(args.max_output_tokens, DEFAULT_MAX_OUTPUT_TOKENS, 1, 1_000_000);
   const escalated = args.sandbox_permissions === 'require_escalated';
   const justification = typeof args.justification === 'string' ? args.justification : null;
-  const line = await parseCommandLine(cmd);
+  // Read in the grammar of the shell that will run it: a PowerShell line is not a bash line.
+  const line = await parseCommandLine(cmd, runner.shell.grammar);
   const actions = commandActions(line, cmd);
   const availability = await sandboxAvailability();
   const { permissions, approvals } = context;
@@ -172,7 +178,7 @@ async function runExec(
   if (banner) item.delta(banner);
   if (unconfinedByGrant)
     notes.push('the command ran outside the sandbox (approved earlier for this session or by a rule).');
-  let attempt = await attemptRun(cmd, cwd, sandboxed, availability, environment, context, item, yieldMs);
+  let attempt = await attemptRun(cmd, cwd, sandboxed, availability, runner, context, item, yieldMs);
   const attempts = [attempt];
   if (
     sandboxed &&
@@ -189,7 +195,7 @@ async function runExec(
       notes.push(
         `the command failed in the sandbox (exit code ${attempt.exit.exitCode}) and ran again outside it.`,
       );
-      attempt = await attemptRun(cmd, cwd, false, availability, environment, context, item, yieldMs);
+      attempt = await attemptRun(cmd, cwd, false, availability, runner, context, item, yieldMs);
       attempts.push(attempt);
     }
   }
@@ -233,6 +239,12 @@ async function runExec(
   };
 }
 
+/** How commands start: their environment, and the shell that runs them. */
+interface Runner {
+  environment: ShellEnvironmentPolicy;
+  shell: CommandShell;
+}
+
 /** What the sandbox moved aside after the attempts that ended, for the item; the model's note too. */
 async function movedAside(attempts: Attempt[], notes: string[]): Promise<string> {
   const reports = await Promise.all(attempts.map((attempt) => attempt.released));
@@ -261,7 +273,7 @@ async function attemptRun(
   cwd: string,
   sandboxed: boolean,
   availability: Availability,
-  environment: ShellEnvironmentPolicy,
+  { environment, shell }: Runner,
   context: ToolContext,
   item: CommandItem,
   yieldMs: number,
@@ -272,7 +284,7 @@ async function attemptRun(
     sandboxed ? context.permissions.sandboxPolicy : null,
   );
   const { process: running, released } = await startCommand({
-    argv: shellArgv(cmd),
+    ...shellCommand(shell, cmd),
     cwd,
     policyCwd: context.cwd,
     policy: sandboxed ? context.permissions.sandboxPolicy : null,

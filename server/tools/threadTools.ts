@@ -7,6 +7,7 @@ import { ToolInputError, type AgentTool } from '../agent/tool';
 import type { ThreadSettings } from '../config/settings';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
 import type { CommandSessions } from '../exec/commandSessions';
+import type { CommandShell } from '../exec/shellSelection';
 import type { Skill } from '../skills/skillCatalog';
 import { applyPatchTool } from './applyPatchTool';
 import { dynamicTools } from './dynamicTools';
@@ -22,6 +23,7 @@ export interface ThreadToolSources {
   settings: ThreadSettings;
   commands: CommandSessions;
   environment: ShellEnvironmentPolicy;
+  shell: CommandShell;
   skills: Skill[];
   mcp: AgentTool[];
 }
@@ -30,7 +32,7 @@ export function threadTools(sources: ThreadToolSources): AgentTool[] {
   const { config, settings, skills } = sources;
   const planMode = settings.collaborationMode?.mode === 'plan';
   const builtIn = [
-    execCommandTool(sources.commands, sources.environment),
+    execCommandTool(sources.commands, sources.environment, sources.shell),
     writeStdinTool(sources.commands),
     ...(config.updatePlanTool ? [updatePlanTool] : []),
     applyPatchTool,

@@ -105,6 +105,8 @@ describe('AGENTS.md', function () {
     const { pkg } = project();
     const context = await (await threadIn(agentHome('responses', model.baseUrl), pkg))();
     assert.match(context, /^<threadline_context>\nWorking directory: /);
+    // The shell commands run in (server/exec/shellSelection.ts): bash on this machine.
+    assert.match(context, /\nShell: bash\n/);
     assert.doesNotMatch(context, /AGENTS\.md/);
   });
 });

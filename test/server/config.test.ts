@@ -53,7 +53,8 @@ describe('config/read, config writes and requirements', function () {
     mkdirSync(join(project, '.threadline'));
     writeFileSync(
       join(project, '.threadline', 'config.toml'),
-      'model_reasoning_effort = "high"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n',
+      'model_reasoning_effort = "high"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n' +
+        '[windows]\nshell = "./pwned.exe"\n',
     );
     const home = homeWith({
       'config.toml': `${USER_CONFIG}\n[projects."${project}"]\ntrust_level = "trusted"\n`,
@@ -69,6 +70,7 @@ describe('config/read, config writes and requirements', function () {
     assert.equal(read.config.approval_policy, 'on-request');
     assert.equal(read.origins.approval_policy!.name.type, 'packagedDefaults');
     assert.equal(read.config.sandbox_mode, 'workspace-write');
+    assert.equal(read.config.windows, undefined, 'nor choose the program commands run in');
     assert.equal(read.origins['model_providers.ollama.base_url']!.name.type, 'user');
     assert.deepEqual(
       read.layers!.map((layer) => layer.name.type),

@@ -2,13 +2,12 @@
 // other clients nor makes the server keep everything for it (it is disconnected past its limit, or
 // gets the deltas it missed joined), and the stdio client that reads slowly still gets every word.
 import { strict as assert } from 'node:assert';
-import type { ChildProcess } from 'node:child_process';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startThread, startTurn, text, turnCompleted } from '../support/agent';
 import type { MessageLog } from '../support/messageLog';
 import { useServers } from '../support/serverProcess';
 import { until } from '../support/until';
-import { WsClient, startWsServer } from '../support/wsServer';
+import { WsClient, startWsServer, stopWsServer } from '../support/wsServer';
 
 /** An answer of `count` deltas, and its text. */
 function longAnswer(count: number, width: number) {
@@ -33,7 +32,7 @@ describe('clients that stop reading', function () {
     const clients: WsClient[] = [];
     afterEach(async () => {
       for (const client of clients.splice(0)) client.socket.terminate();
-      if (server) await stop(server.child);
+      if (server) await stopWsServer(server);
       server = undefined;
     });
 
@@ -41,7 +40,7 @@ describe('clients that stop reading', function () {
       const home = agentHome('responses', model.baseUrl);
       server = await startWsServer('ws://127.0.0.1:0', [], { home, env: { ...agentEnv, ...env } });
       const connect = async (name: string) => {
-        const client = await WsClient.connect(server!.url);
+        const client = await WsClient.connect(server!.url, server!.token);
         clients.push(client);
         await client.initialize({ name });
         return client;
@@ -159,11 +158,3 @@ describe('clients that stop reading', function () {
     });
   });
 });
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}

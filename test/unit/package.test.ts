@@ -44,6 +44,7 @@ describe('the .vsix', () => {
       'extension/dist/server-yaml.js',
       'extension/dist/server.js',
       'extension/dist/tree-sitter-bash.wasm',
+      'extension/dist/tree-sitter-powershell.wasm',
       'extension/dist/tree-sitter.wasm',
       'extension/dist/webview.css',
       'extension/dist/webview.js',

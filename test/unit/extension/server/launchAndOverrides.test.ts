@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { serverLaunch } from '../../../../extension/server/launch';
+import { fromTable } from '../../../../server/config/configFile';
+import { sessionFlagsTable } from '../../../../server/config/sessionFlags';
+import { createLogger } from '../../../../server/log';
 import {
   threadOverrides,
   turnOverrides,
@@ -16,19 +19,39 @@ const context = {
 
 describe('how the server is launched', () => {
   it('runs the bundled server on the editor runtime as plain Node, keys in its environment', () => {
-    assert.deepEqual(serverLaunch({ command: '', args: [] }, context), {
+    assert.deepEqual(serverLaunch({ command: '', args: [], windowsShell: '' }, context), {
       command: '/opt/editor/node',
       args: ['/ext/dist/server.js', 'app-server'],
       env: { PATH: '/usr/bin', OPENAI_API_KEY: 'sk-test', ELECTRON_RUN_AS_NODE: '1' },
     });
   });
 
+  it('hands the bundled server the Windows shell setting as config.toml’s [windows] shell', async () => {
+    const shell = 'C:\\Program Files\\PowerShell\\7\\pwsh.exe';
+    const { args } = serverLaunch({ command: '', args: [], windowsShell: shell }, context);
+    assert.deepEqual(args.slice(0, 3), ['/ext/dist/server.js', 'app-server', '-c']);
+    // As the server reads it: the flag's value, parsed as TOML, becomes the config key.
+    const lines: string[] = [];
+    const config = fromTable(
+      await sessionFlagsTable(args.slice(3)),
+      createLogger('trace', (line) => lines.push(line)),
+    );
+    assert.equal(config.windowsShell, shell);
+    assert.deepEqual(
+      lines.filter((line) => / WARN /.test(line)),
+      [],
+    );
+  });
+
   it('runs a configured command with its arguments instead', () => {
-    assert.deepEqual(serverLaunch({ command: ' codex ', args: ['app-server'] }, context), {
-      command: 'codex',
-      args: ['app-server'],
-      env: { PATH: '/usr/bin', OPENAI_API_KEY: 'sk-test' },
-    });
+    assert.deepEqual(
+      serverLaunch({ command: ' codex ', args: ['app-server'], windowsShell: 'cmd' }, context),
+      {
+        command: 'codex',
+        args: ['app-server'],
+        env: { PATH: '/usr/bin', OPENAI_API_KEY: 'sk-test' },
+      },
+    );
   });
 });
 

@@ -116,6 +116,15 @@ model_reasoning_effort = "low"
       );
   });
 
+  it('reads [windows] shell by name or path, and names one it does not know', async () => {
+    const path = await load(`[windows]\nshell = 'D:\\tools\\pwsh.exe'\n`);
+    assert.equal(path.config.windowsShell, 'D:\\tools\\pwsh.exe');
+    assert.equal((await load(`[windows]\nshell = "cmd"\n`)).config.windowsShell, 'cmd');
+    const fish = await load(`[windows]\nshell = "fish"\n`);
+    assert.equal(fish.config.windowsShell, null);
+    assert.match(fish.warnings.join('\n'), /windows\.shell must name pwsh, powershell or cmd/);
+  });
+
   it('falls back to the built-ins when the file is not TOML, without echoing it', async () => {
     const { config, warnings } = await load(
       'model = "x"\n[model_providers.a]\nhttp_headers = { Authorization = "Bearer sk-secret" } oops\n',

@@ -88,3 +88,82 @@ describe('shell_environment_policy', () => {
     assert.deepEqual(commandEnv(base, list.policy, cwd), {});
   });
 });
+
+describe('shell_environment_policy on Windows', () => {
+  // As Windows keeps them: the names in the case they were set, `Path` among them.
+  const WINDOWS = {
+    Path: 'C:\\Windows\\system32;C:\\Program Files\\nodejs',
+    SystemRoot: 'C:\\Windows',
+    SystemDrive: 'C:',
+    windir: 'C:\\Windows',
+    ComSpec: 'C:\\Windows\\system32\\cmd.exe',
+    PATHEXT: '.COM;.EXE;.BAT;.CMD',
+    TEMP: 'C:\\Users\\me\\AppData\\Local\\Temp',
+    TMP: 'C:\\Users\\me\\AppData\\Local\\Temp',
+    USERPROFILE: 'C:\\Users\\me',
+    USERNAME: 'me',
+    APPDATA: 'C:\\Users\\me\\AppData\\Roaming',
+    LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local',
+    ProgramData: 'C:\\ProgramData',
+    ALLUSERSPROFILE: 'C:\\ProgramData',
+    ProgramFiles: 'C:\\Program Files',
+    'ProgramFiles(x86)': 'C:\\Program Files (x86)',
+    ProgramW6432: 'C:\\Program Files',
+    CommonProgramFiles: 'C:\\Program Files\\Common Files',
+    'CommonProgramFiles(x86)': 'C:\\Program Files (x86)\\Common Files',
+    CommonProgramW6432: 'C:\\Program Files\\Common Files',
+    HOMEDRIVE: 'C:',
+    HOMEPATH: '\\Users\\me',
+    NUMBER_OF_PROCESSORS: '8',
+    PROCESSOR_ARCHITECTURE: 'AMD64',
+    OS: 'Windows_NT',
+  };
+  const OTHER_WINDOWS = { COMPUTERNAME: 'DESK', LOGONSERVER: '\\\\DC', OneDrive: 'C:\\Users\\me\\OneDrive' };
+  const winBase = {
+    ...WINDOWS,
+    ...OTHER_WINDOWS,
+    ...LEAKY,
+    custom_llm: 'sk-custom',
+    Openai_Api_Key: 'sk-mixed',
+  };
+  const winCwd = 'C:\\repo';
+
+  it('keeps what Windows programs need by default, and nothing else', () => {
+    const env = commandEnv(winBase, policy().policy, winCwd, {}, 'win32');
+    assert.deepEqual(env, { ...WINDOWS, PWD: winCwd });
+  });
+
+  it('never passes a provider key, in whatever case Windows has it', () => {
+    const env = commandEnv(
+      winBase,
+      policy({ inherit: 'all', ignore_default_excludes: true }).policy,
+      winCwd,
+      {},
+      'win32',
+    );
+    for (const name of ['custom_llm', 'Openai_Api_Key', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'])
+      assert.equal(env[name], undefined, name);
+    assert.equal(env.COMPUTERNAME, 'DESK');
+  });
+
+  it('takes a name in any case as the one variable it is there (PATH sets Path)', () => {
+    const { policy: p } = policy({ set: { PATH: 'C:\\only' } });
+    const env = commandEnv(winBase, p, winCwd, { temp: null, Tmp: 'D:\\tmp' }, 'win32');
+    assert.equal(env.PATH, 'C:\\only');
+    assert.equal(env.Path, undefined, 'no second copy beside the one set');
+    assert.equal(env.TEMP, undefined);
+    assert.deepEqual([env.TMP, env.Tmp], [undefined, 'D:\\tmp']);
+  });
+
+  it('leaves Unix as it was: the Windows names are not core there, and `path` is not `PATH`', () => {
+    const windowsOnly = Object.fromEntries(Object.entries(WINDOWS).filter(([name]) => name !== 'Path'));
+    const env = commandEnv(
+      { ...ORDINARY, ...windowsOnly },
+      policy({ set: { path: '/x' } }).policy,
+      cwd,
+      {},
+      'linux',
+    );
+    assert.deepEqual(env, { ...ORDINARY, PWD: cwd, path: '/x' });
+  });
+});
