@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isTable } from '../config/providers';
 import { mcpServersFrom, type McpServerConfig } from '../config/mcpServers';
+import { renameRetrying } from '../fs/renameRetrying';
 import type { Logger } from '../log';
 
 export interface ProjectServer {
@@ -100,7 +101,7 @@ export class McpTrust {
     await fs.writeFile(temp, `${JSON.stringify({ trusted: [...list, fingerprint] }, null, 2)}\n`, {
       mode: 0o600,
     });
-    await fs.rename(temp, this.path);
+    await renameRetrying(temp, this.path);
   }
 
   private async read(): Promise<string[]> {

@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { withFileLock } from '../fs/lockFile';
+import { renameRetrying } from '../fs/renameRetrying';
 
 export class SkillConfigError extends Error {}
 
@@ -125,7 +126,7 @@ async function replaceFile(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     await fs.writeFile(temp, text, { mode, flag: 'wx' });
-    await fs.rename(temp, file);
+    await renameRetrying(temp, file);
   } catch (error) {
     await fs.rm(temp, { force: true });
     throw new SkillConfigError(`cannot write config.toml (${(error as NodeJS.ErrnoException).code})`);
