@@ -4,7 +4,7 @@
 // before doing anything, so a second run touches nothing and takes a fraction of a second. Node built-ins
 // only: it runs before `npm ci`. Only apt and npm install things: no binary downloads of our own.
 //
-//   node .ci/setup.mjs [--only system,npm,node,code-server,wrapper] [--harness-dir DIR]
+//   node .ci/setup.mjs [--only system,npm,node,code-server,wrapper,wine,wine-node,wine-prefix] [--harness-dir DIR]
 import { spawnSync } from 'node:child_process';
 import {
   accessSync,
@@ -19,6 +19,7 @@ import {
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lockfileDrift } from './lockfileDrift.mjs';
+import { wineSkipReason, wineSteps } from './wine.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
@@ -72,10 +73,17 @@ function missingSystemPackages() {
 }
 
 function installSystemPackages() {
-  const missing = missingSystemPackages();
+  aptInstall(missingSystemPackages());
+}
+
+/** apt-get install of these packages ({ name, command?, why }), or an error listing them for another package manager. */
+const isRoot = () => process.getuid?.() === 0;
+const canApt = () => onPath('apt-get') && (isRoot() || onPath('sudo'));
+
+function aptInstall(missing) {
   const listing = missing.map((p) => `  ${p.name}${p.command ? ` (${p.command})` : ''}: ${p.why}`).join('\n');
-  const root = process.getuid?.() === 0;
-  if (!onPath('apt-get') || (!root && !onPath('sudo'))) {
+  const root = isRoot();
+  if (!canApt()) {
     const why = onPath('apt-get') ? 'you are not root and there is no sudo' : 'this machine has no apt-get';
     throw new Error(
       `setup: ${why}. Install these (Debian names) with your package manager, then run again:\n${listing}`,
@@ -180,6 +188,11 @@ function steps(harness) {
         writeFileSync(wrapperFile, wrapper, { mode: 0o755 });
       },
     },
+    // The Windows suite's Wine: skipped, with the reason printed, where it cannot run.
+    ...wineSteps({ onPath, run, aptInstall }).map((step) => ({
+      ...step,
+      skip: () => wineSkipReason({ onPath, canApt }),
+    })),
   ];
 }
 
@@ -202,7 +215,13 @@ export function setup(argv = []) {
   if (unknown.length) throw new Error(`setup: no step ${unknown.join(', ')}`);
   const chosen = all.filter((step) => !only || only.includes(step.id));
   const installed = [];
+  const skipped = new Set();
   for (const step of chosen) {
+    const reason = step.skip?.();
+    if (reason) {
+      skipped.add(reason);
+      continue;
+    }
     if (step.done()) continue;
     step.install();
     if (!step.done()) throw new Error(`setup: ${step.title} still missing after installing it`);
@@ -210,6 +229,7 @@ export function setup(argv = []) {
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(2);
   const what = installed.length ? `installed ${installed.join(', ')}` : 'everything already installed';
+  for (const reason of skipped) console.log(`setup: skipped the Windows suite's Wine: ${reason}`);
   console.log(`setup: ${what} (${chosen.map((s) => s.id).join(', ')}; ${seconds} s)`);
 }
 

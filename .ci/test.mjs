@@ -3,22 +3,34 @@
 // machine cannot confuse the check at the end: the run fails if the suites left anything in it. Prints
 // how long each phase took. Node built-ins only: it runs before `npm ci`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { leftoverReport, leftovers } from './leftovers.mjs';
 import { setup } from './setup.mjs';
+import { wineLauncher, wineSkipReason } from './wine.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
 const npmRun = (script) => () => spawnSync('npm', ['run', script], { cwd: repo, stdio: 'inherit', env });
+// The server under Wine with the Windows Node (test/wine); where setup skipped Wine, it says why.
+const wineSuite = () => {
+  const reason = wineSkipReason() ?? (existsSync(wineLauncher) ? null : 'setup did not install Wine');
+  if (reason) return console.log(`Windows suite (Wine) skipped: ${reason}`);
+  return spawnSync('npx', ['mocha', '--config', 'test/wine/.mocharc.json'], {
+    cwd: repo,
+    stdio: 'inherit',
+    env,
+  });
+};
 const phases = [
   ['setup', () => setup()],
   ['package', npmRun('package')],
   ['typecheck', npmRun('typecheck')],
   ['lint', npmRun('lint')],
   ['unit and server suites', npmRun('test:unit')],
+  ['Windows suite (Wine)', wineSuite],
   ['in-editor suites', npmRun('test:vscode')],
   ['UI suites', npmRun('test:ui')],
 ];

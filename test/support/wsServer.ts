@@ -39,6 +39,15 @@ export interface WsServer {
   stderr: () => string;
 }
 
+/** The address a server's stderr says it listens on, once it has said so. */
+export const listeningUrl = (stderr: string) => /listening on (ws:\/\/\S+)/.exec(stderr)?.[1];
+
+/** The token a server made and printed on stderr, and the file it also wrote it to. */
+export function madeToken(stderr: string): { token: string; file: string } | null {
+  const made = /token: (\S+) \(also in (.+?);/.exec(stderr);
+  return made ? { token: made[1]!, file: made[2]! } : null;
+}
+
 export async function startWsServer(
   listen = 'ws://127.0.0.1:0',
   extraArgs: string[] = [],
@@ -60,18 +69,18 @@ export async function startWsServer(
     const timer = setTimeout(() => reject(new Error(`no listening line:\n${stderr}`)), 10_000);
     child.stderr!.on('data', (chunk) => {
       stderr += chunk;
-      const match = /listening on (ws:\/\/\S+)/.exec(stderr);
-      if (match) {
+      const url = listeningUrl(stderr);
+      if (url) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(url);
       }
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${stderr}`)));
   });
-  const made = /token: (\S+) \(also in (.+?);/.exec(stderr);
+  const made = madeToken(stderr);
   const given = extraArgs.indexOf('--auth-token-file');
-  const token = made?.[1] ?? (given >= 0 ? readFileSync(extraArgs[given + 1]!, 'utf8').trim() : '');
-  const tokenFile = made?.[2] ?? null;
+  const token = made?.token ?? (given >= 0 ? readFileSync(extraArgs[given + 1]!, 'utf8').trim() : '');
+  const tokenFile = made?.file ?? null;
   return { url, http: url.replace(/^ws:/, 'http:'), child, home, token, tokenFile, stderr: () => stderr };
 }
 
