@@ -140,7 +140,9 @@ describe('the server on Windows (Wine)', function () {
   it('stops a long command within seconds of an interrupt', async () => {
     const { dir, cwd } = workspace();
     mkdirSync(join(dir, 'out'));
-    // cmd's own loop: output first, then a minute of pings (Wine's ping waits a second each).
+    // Output first, then a minute of pings (Wine's ping waits a second each). Only cmd.exe is ended:
+    // Wine's taskkill has no /T and this prefix has no PowerShell to list the tree, so ping runs on
+    // until endWine (README, Windows).
     model.script(...execCall({ cmd: 'echo started && ping -n 60 127.0.0.1 > nul', yield_time_ms: 60_000 }));
     const wine = await serve();
     const threadId = await threadIn(wine, cwd, 'danger-full-access');
