@@ -2,8 +2,8 @@
 // own process group and a kill takes the group, so nothing it started in the background lives on.
 // Windows has no process groups (`process.kill(-pid)` throws) and `detached` there opens a console
 // window per command; instead the tree is taken with `taskkill /T /F`, and where taskkill cannot
-// walk a tree (Wine's has no /T) the tree is read from the parent ids Windows keeps and each process
-// is ended. A process ended that way has an exit code (1), not a signal, and is reported so.
+// walk a tree (Wine's has no /T) the tree is read from the parent ids Windows keeps (PowerShell, else
+// wmic) and each process is ended. A process ended that way has an exit code (1), not a signal, and is reported so.
 import { execFile, type SpawnOptions } from 'node:child_process';
 import { constants } from 'node:os';
 
@@ -40,6 +40,22 @@ export const LIST_PROCESSES_ARGV = [
   'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }',
 ];
 
+/**
+ * The same listing from wmic, for where PowerShell is missing (Wine has only a stub). wmic prints
+ * its columns in name order, the parent's id first, in UTF-16.
+ */
+export const WMIC_LIST_ARGV = ['wmic.exe', 'process', 'get', 'ParentProcessId,ProcessId'];
+
+/** wmic's `parentPid pid` rows as the `pid parentPid` lines descendantsOf reads. */
+export function fromWmic(output: string): string {
+  return output
+    .split(/\r?\n/)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((words) => words.length === 2)
+    .map(([parent, child]) => `${child} ${parent}`)
+    .join('\n');
+}
+
 /** `pid` and its descendants, parents first, from `pid parentPid` lines. */
 export function descendantsOf(pid: number, listing: string): number[] {
   const children = new Map<number, number[]>();
@@ -61,10 +77,19 @@ export type Runner = (argv: string[]) => Promise<string | null>;
 
 const runQuietly: Runner = (argv) =>
   new Promise((resolve) => {
-    execFile(argv[0]!, argv.slice(1), { windowsHide: true, timeout: 10_000 }, (error, stdout) =>
-      resolve(error ? null : stdout),
+    execFile(
+      argv[0]!,
+      argv.slice(1),
+      { windowsHide: true, timeout: 10_000, encoding: 'buffer' },
+      (error, stdout) => resolve(error ? null : decodeOutput(stdout)),
     );
   });
+
+/** Windows tools print UTF-16 when their output is not a console (wmic), others UTF-8. */
+export function decodeOutput(output: Buffer): string {
+  const utf16 = output[0] === 0xff && output[1] === 0xfe;
+  return utf16 ? output.subarray(2).toString('utf16le') : output.toString('utf8');
+}
 
 /**
  * Kills the process `pid` and every process under it. Errors are swallowed on purpose: the tree
@@ -89,7 +114,11 @@ export async function killTree(
     return;
   }
   if ((await run(taskkillArgv(pid))) !== null) return;
-  const listing = await run(LIST_PROCESSES_ARGV);
+  const wmic = async () => {
+    const output = await run(WMIC_LIST_ARGV);
+    return output === null ? null : fromWmic(output);
+  };
+  const listing = (await run(LIST_PROCESSES_ARGV)) ?? (await wmic());
   // The whole tree is read before any kill, so an orphan is still found by its parent id; parents
   // go first, so none starts another child meanwhile.
   for (const target of listing === null ? [pid] : descendantsOf(pid, listing)) tryKill(target);

@@ -3,7 +3,7 @@
 // in temp folders (Z:\… to the server), the scripted model server on loopback, a client over the
 // WebSocket listener. What Wine cannot show (PowerShell, file locking, stdin EOF) is unit-tested.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Thread, Turn } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
@@ -11,6 +11,7 @@ import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent'
 import { commandItems, execCall } from '../support/commands';
 import { patchCall } from '../support/patches';
 import { tempDir } from '../support/tempDirs';
+import { until } from '../support/until';
 import {
   endWine,
   startWineServer,
@@ -140,9 +141,8 @@ describe('the server on Windows (Wine)', function () {
   it('stops a long command within seconds of an interrupt', async () => {
     const { dir, cwd } = workspace();
     mkdirSync(join(dir, 'out'));
-    // Output first, then a minute of pings (Wine's ping waits a second each). Only cmd.exe is ended:
-    // Wine's taskkill has no /T and this prefix has no PowerShell to list the tree, so ping runs on
-    // until endWine (README, Windows).
+    // Output first, then a minute of pings (Wine's ping waits a second each). Wine's taskkill has no /T
+    // and this prefix has no PowerShell: the tree is read from wmic, and ping goes with cmd.exe.
     model.script(...execCall({ cmd: 'echo started && ping -n 60 127.0.0.1 > nul', yield_time_ms: 60_000 }));
     const wine = await serve();
     const threadId = await threadIn(wine, cwd, 'danger-full-access');
@@ -156,8 +156,23 @@ describe('the server on Windows (Wine)', function () {
     const [item] = commandItems(wine.client, turn.id);
     assert.equal(item!.status, 'failed');
     assert.match(item!.aggregatedOutput!, /started/);
+    await until(() => !pingRunning(), 10_000);
   });
 });
+
+/** Whether the command's ping still runs: Wine's processes are this machine's, named by their command line. */
+function pingRunning(): boolean {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .some((pid) => {
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').toLowerCase();
+        return command.includes('ping') && command.includes('127.0.0.1');
+      } catch {
+        return false;
+      }
+    });
+}
 
 /** Updates the middle line of a CRLF file and adds src/added.txt. */
 const CRLF_PATCH = [

@@ -8,6 +8,8 @@ import {
   exitCodeOf,
   killTree,
   LIST_PROCESSES_ARGV,
+  WMIC_LIST_ARGV,
+  decodeOutput,
   taskkillArgv,
   treeSpawnOptions,
 } from '../../../../server/exec/processTree';
@@ -73,6 +75,17 @@ describe('process trees', () => {
       await killTree(100, 'win32', host.run, host.kill);
       assert.deepEqual(host.ran, [taskkillArgv(100), LIST_PROCESSES_ARGV]);
       assert.deepEqual(host.killed, [100, 200, 201, 300]);
+    });
+
+    it('reads the tree from wmic where PowerShell is missing, its UTF-16 and column order too', async () => {
+      const listing = 'ParentProcessIdProcessId\r\n4    100  \r\n100  200  \r\n200  300  \r\n\r\n';
+      const host = windows(new Map([['wmic.exe', listing]]));
+      await killTree(100, 'win32', host.run, host.kill);
+      assert.deepEqual(host.ran, [taskkillArgv(100), LIST_PROCESSES_ARGV, WMIC_LIST_ARGV]);
+      assert.deepEqual(host.killed, [100, 200, 300]);
+      const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(listing, 'utf16le')]);
+      assert.equal(decodeOutput(utf16), listing);
+      assert.equal(decodeOutput(Buffer.from('100 4\n')), '100 4\n');
     });
 
     it('still ends the command itself when the tree cannot be read', async () => {
