@@ -3,6 +3,7 @@
 import type OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent, Tool } from 'openai/resources/responses/responses';
 import { streamFailure } from './errors';
+import { jsonWithout } from './jsonWithout';
 import { listOpenAiModels, openaiStream } from './openaiClient';
 import { sseBatches, type SseEvent } from './sse';
 import type {
@@ -150,13 +151,18 @@ const READ = new Set([
   'error',
 ]);
 
+/** What `response.completed` repeats of the answer: read from the items already, never parsed again. */
+const COMPLETED_OUTPUT = ['response', 'output'];
+
 type StreamEvent = ResponseStreamEvent | { type: 'error'; code: string | null; message: string };
 
 async function* events(batches: AsyncIterable<SseEvent[]>, provider: string): AsyncGenerator<ModelEvent> {
   const opened = new Opened();
   for await (const batch of batches)
     for (const sse of batch) {
-      const event = JSON.parse(sse.data) as StreamEvent;
+      const event = JSON.parse(
+        sse.event === 'response.completed' ? jsonWithout(sse.data, COMPLETED_OUTPUT) : sse.data,
+      ) as StreamEvent;
       switch (event.type) {
         case 'response.output_item.added': {
           const { item } = event;
