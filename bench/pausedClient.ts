@@ -25,8 +25,8 @@ interface Message {
 }
 
 /** A bare JSON-RPC client over one WebSocket: calls by id, waits for a notification by method. */
-async function wsClient(url: string) {
-  const socket = new WebSocket(url);
+async function wsClient({ url, token }: { url: string; token: string }) {
+  const socket = new WebSocket(url, { headers: { Authorization: `Bearer ${token}` } });
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   const waiting = new Map<number | string, (message: Message) => void>();
   socket.on('message', (data) => {
@@ -59,7 +59,7 @@ async function timedTurn(client: Client, threadId: string): Promise<number> {
 
 async function startServer(
   baseUrl: string,
-): Promise<{ child: ChildProcess; url: string; log: () => string }> {
+): Promise<{ child: ChildProcess; url: string; token: string; log: () => string }> {
   const child = spawn(process.execPath, [benchServer, 'app-server', '--listen', 'ws://127.0.0.1:0'], {
     env: {
       ...process.env,
@@ -70,14 +70,16 @@ async function startServer(
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  const url = await new Promise<string>((resolve) =>
+  // The server prints the bearer token it made for this start beside where it listens.
+  const [url, token] = await new Promise<[string, string]>((resolve) =>
     child.stderr!.on('data', (chunk) => {
       stderr += chunk;
-      const match = /listening on (ws:\/\/\S+)/.exec(stderr);
-      if (match) resolve(match[1]!);
+      const url = /listening on (ws:\/\/\S+)/.exec(stderr)?.[1];
+      const token = /token: (\S+) \(also in/.exec(stderr)?.[1];
+      if (url && token) resolve([url, token]);
     }),
   );
-  return { child, url, log: () => stderr };
+  return { child, url, token, log: () => stderr };
 }
 
 /** One server: the other client's small turn idle, during the long answer, and after it. */
@@ -86,10 +88,11 @@ async function scenario(
   model: Awaited<ReturnType<typeof startModelServer>>,
   pause: boolean,
 ) {
-  const { child, url, log } = await startServer(baseUrl);
+  const server = await startServer(baseUrl);
+  const { child, log } = server;
   const pid = child.pid!;
-  const other = await wsClient(url);
-  const slow = await wsClient(url);
+  const other = await wsClient(server);
+  const slow = await wsClient(server);
   const otherThread = ((await other.call('thread/start', {})).result!.thread as { id: string }).id;
   const slowThread = ((await slow.call('thread/start', {})).result!.thread as { id: string }).id;
 

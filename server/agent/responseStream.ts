@@ -293,6 +293,9 @@ class Attempt {
     for (const segment of open.splitter?.end() ?? []) await this.showSegment(open, segment);
     // Without a plan to split off, the message shows what the model said.
     open.item.text = open.splitter ? open.shown.join('') : text;
+    // The pieces are let go before the completion is written and sent, which takes a while for a
+    // long answer: held until then, they were a copy of it beside the text and its JSON.
+    [open.deltas, open.shown] = [[], []];
     if (text) this.entries.push({ kind: 'assistant', text });
     await this.emit.itemCompleted(open.item);
   }

@@ -3,6 +3,7 @@
 import type OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent, Tool } from 'openai/resources/responses/responses';
 import { streamFailure } from './errors';
+import { jsonWithout } from './jsonWithout';
 import { listOpenAiModels, openaiStream } from './openaiClient';
 import { sseBatches, type SseEvent } from './sse';
 import type {
@@ -150,13 +151,15 @@ const READ = new Set([
   'error',
 ]);
 
+/** What `response.completed` repeats of the answer: read from the items already, never parsed again. */
+const COMPLETED_OUTPUT = ['response', 'output'];
+
 type StreamEvent = ResponseStreamEvent | { type: 'error'; code: string | null; message: string };
 
 async function* events(batches: AsyncIterable<SseEvent[]>, provider: string): AsyncGenerator<ModelEvent> {
   const opened = new Opened();
   for await (const batch of batches)
-    for (const sse of batch) {
-      const event = JSON.parse(sse.data) as StreamEvent;
+    for (let event = nextEvent(batch); event; event = nextEvent(batch)) {
       switch (event.type) {
         case 'response.output_item.added': {
           const { item } = event;
@@ -211,6 +214,18 @@ async function* events(batches: AsyncIterable<SseEvent[]>, provider: string): As
           throw streamFailure(provider, event.code ?? 'error', event.message);
       }
     }
+}
+
+/**
+ * The next event of a batch, taken off it: the text of an event of megabytes (an item's whole
+ * answer) is then let go while what it completes is written and sent, not held by the batch.
+ */
+function nextEvent(batch: SseEvent[]): StreamEvent | undefined {
+  const sse = batch.shift();
+  if (!sse) return undefined;
+  return JSON.parse(
+    sse.event === 'response.completed' ? jsonWithout(sse.data, COMPLETED_OUTPUT) : sse.data,
+  ) as StreamEvent;
 }
 
 function* itemDone(item: OpenAI.Responses.ResponseOutputItem, opened: Opened): Generator<ModelEvent> {

@@ -150,6 +150,31 @@ export interface NdjsonWriterOptions {
   onBackpressure?: (blocked: boolean) => void;
 }
 
+/**
+ * Messages longer than this (a long answer's completed item) are written a slice at a time, each
+ * once the one before has gone out. Written whole, the stream would copy one into a second string
+ * (with its newline) and then into a native buffer of up to 3 bytes per character, all for as long
+ * as the reader takes to read it.
+ */
+const SLICE_CHARS = 1024 * 1024;
+
+function writeInSlices(writable: Writable, text: string, done: () => void): void {
+  let at = 0;
+  const next = (): void => {
+    if (writable.destroyed || writable.writableEnded) return done();
+    let end = Math.min(at + SLICE_CHARS, text.length);
+    // A surrogate pair cut in two would be written as two replacement characters.
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    const last = end === text.length;
+    const slice = last ? `${text.slice(at)}\n` : text.slice(at, end);
+    at = end;
+    writable.write(slice, last ? () => done() : () => next());
+  };
+  next();
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 /** Writes are never awaited on the reader: they wait in an {@link Outbox} when the pipe is full. */
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private errorCount = 0;
@@ -163,12 +188,19 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     writable.on('error', (error: Error) => this.fireError(error));
     writable.on('close', () => this.fireClose());
     const batch = tickBatcher(writable);
+    /** A long message is being written a slice at a time: nothing else may go between its slices. */
+    let slicing = false;
     const sink = {
-      buffered: () => writable.writableLength,
+      buffered: () => (slicing ? Infinity : writable.writableLength),
       send: (text: string, written: () => void) => {
         if (writable.destroyed || writable.writableEnded) return written();
         batch();
-        writable.write(`${text}\n`, written);
+        if (text.length <= SLICE_CHARS) return void writable.write(`${text}\n`, written);
+        slicing = true;
+        writeInSlices(writable, text, () => {
+          slicing = false;
+          written();
+        });
       },
     };
     // The reader of a pipe is never given up on. On the server's stdio it is the client that owns

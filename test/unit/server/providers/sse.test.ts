@@ -57,4 +57,21 @@ describe('provider SSE parser', () => {
     for (let i = 0; i < text.length; i += 1024) events.push(...parser.push(text.slice(i, i + 1024)));
     assert.deepEqual(events, [{ event: '', data: long }]);
   });
+
+  it('keeps the start of the next event that arrives with the end of an event of megabytes', () => {
+    const parser = new SseParser();
+    const long = 'z😀'.repeat(700_000);
+    const chunks = [
+      `event: big\ndata: ${long.slice(0, 100)}`,
+      `${long.slice(100)}\n\nevent: next\ndata: 😀é`,
+      '!\n\n',
+    ];
+    assert.deepEqual(
+      chunks.flatMap((chunk) => parser.push(chunk)),
+      [
+        { event: 'big', data: long },
+        { event: 'next', data: '😀é!' },
+      ],
+    );
+  });
 });

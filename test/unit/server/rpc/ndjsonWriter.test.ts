@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Writable } from 'node:stream';
 import type { NotificationMessage } from 'vscode-jsonrpc';
 import { NdjsonMessageWriter } from '../../../../server/rpc/ndjson';
+import { until } from '../../../support/until';
 
 /** A pipe whose reader takes nothing until `release` is called. */
 function stalledPipe() {
@@ -31,6 +32,32 @@ const delta = (itemId: string, text: string) =>
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('NdjsonMessageWriter', () => {
+  it('writes a message of megabytes in slices, surrogate pairs whole, and nothing between its slices', async () => {
+    const { pipe, lines, release } = stalledPipe();
+    const chunks: number[] = [];
+    let ended = false;
+    const write = pipe._write.bind(pipe);
+    pipe._write = (chunk: Buffer, encoding, callback) => {
+      chunks.push(chunk.length);
+      ended ||= chunk.includes('"after"');
+      write(chunk, encoding, callback);
+    };
+    release();
+    const writer = new NdjsonMessageWriter(pipe);
+    // Pairs at every third code unit: the first slice boundary (1 MiB) falls inside one.
+    const text = '😀é'.repeat(1_500_000);
+    await writer.write(notification('big', { text }));
+    await writer.write(notification('after', { i: 1 }));
+    await until(() => ended);
+    assert.deepEqual(
+      lines().map((line) => line.method),
+      ['big', 'after'],
+    );
+    assert.equal(lines()[0]!.params.text, text);
+    assert.ok(chunks.length > 4, `written in ${chunks.length} chunks`);
+    assert.ok(Math.max(...chunks) <= 3 * 1024 * 1024, 'no chunk holds more than a slice');
+  });
+
   it('never makes a write wait for a full pipe, announces the backup once each way and loses nothing', async () => {
     const { pipe, lines, release } = stalledPipe();
     const blocked: boolean[] = [];
