@@ -1,7 +1,8 @@
 // How much of each model request a provider's prompt cache can serve, over one scripted multi-turn
 // task run through the built server against the recording model server, on each wire: read, patch,
-// test, a policy change, an AGENTS.md edit, a new skill, a restart and resume, a 12-call parallel
-// step and a compaction. (A change of day is covered by test/unit/server/agent/environmentContext.)
+// test, a policy change, an AGENTS.md edit, a new skill, a restart and resume on the next day (the
+// server's clock moved by faketime, `apt-get install faketime`; without it the day stays and the
+// bench says so), a 12-call parallel step and a compaction.
 // Per request it prints, in the provider's own order (Responses: instructions, tools, input; Chat:
 // tools, messages; Anthropic: tools, system, messages, cache markers left out), the byte share of
 // the request that is a prefix of the previous request ("prefix%"), the share of the previous
@@ -11,9 +12,11 @@
 // appends much (12 tool results), which is new input, not a cache miss.
 // Usage: npx tsx bench/promptCache.ts   (build first; BENCH_SERVER=/other/dist/server.js to compare)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchServer, rpcChild } from './rpcChild';
+
+const FAKETIME = ['/usr/bin/faketime', '/usr/local/bin/faketime'].find((path) => existsSync(path));
 import { startModelServer, type ModelServer } from '../test/fixtures/modelServer/server';
 import type { RecordedRequest, ScriptedResponse, WireFormat } from '../test/fixtures/modelServer/scenario';
 import { agentEnv, scriptedConfig } from '../test/support/agent';
@@ -91,7 +94,7 @@ const STEPS: Step[] = [
   },
   { label: 'restart', turn: 'restart', answers: [] },
   {
-    label: 'after resume, 12 parallel calls',
+    label: 'next day: resume, 12 parallel calls',
     turn: { text: 'Count the lines of every file.' },
     answers: [
       {
@@ -227,8 +230,12 @@ async function runWire(wire: WireFormat): Promise<Row[]> {
     for (let i = 0; i < 12; i++) writeFileSync(join(paths.cwd, `f${i}.txt`), 'a\nb\nc\n');
     execFileSync('git', ['init', '-q', paths.cwd]);
     const env = { ...agentEnv, THREADLINE_HOME: paths.home, THREADLINE_LOG: 'error' };
-    const start = async () => {
-      const server = rpcChild(process.execPath, [benchServer, 'app-server'], env);
+    // The resumed server lives a day later: libfaketime (Debian's faketime) moves its clock, so the
+    // date in its context changes as it would for a thread resumed the next morning.
+    const start = async (nextDay = false) => {
+      const argv = [process.execPath, benchServer, 'app-server'];
+      const command = nextDay && FAKETIME ? [FAKETIME, '-f', '+1d', ...argv] : argv;
+      const server = rpcChild(command[0]!, command.slice(1), env);
       await server.call('initialize', { clientInfo: { name: 'bench', version: '0' }, capabilities: {} });
       server.child.stdin.write('{"method":"initialized"}\n');
       return server;
@@ -241,7 +248,7 @@ async function runWire(wire: WireFormat): Promise<Row[]> {
       step.before?.(paths);
       if (step.turn === 'restart') {
         await server.stop();
-        server = await start();
+        server = await start(true);
         const resumed = await server.call('thread/resume', { threadId });
         if (resumed.error) throw new Error(`resume: ${JSON.stringify(resumed.error)}`);
         continue;
@@ -318,6 +325,7 @@ function report(wire: WireFormat, rows: Row[]): boolean {
 }
 
 async function main() {
+  if (!FAKETIME) console.log('faketime is not installed: the resume happens on the same day');
   let ok = true;
   for (const wire of wires) ok = report(wire, await runWire(wire)) && ok;
   process.exitCode = ok ? 0 : 1;
