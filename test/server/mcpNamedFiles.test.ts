@@ -5,13 +5,13 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DISTRUST_ANSWER, PROJECT_SERVER_TRUST_QUESTION, TRUST_ANSWER } from '../../server/protocol/mcpTrust';
+import { DISTRUST_ANSWER, TRUST_ANSWER } from '../../server/protocol/mcpTrust';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startThread, startTurn, turnCompleted } from '../support/agent';
-import { FIXTURE, questionsAsked } from '../support/mcpFixture';
+import { answerTrust, FIXTURE, offeredTools, questionsAsked, trustQuestion } from '../support/mcpFixture';
 import type { Incoming } from '../support/messageLog';
 import { repoRoot } from '../support/paths';
-import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
+import { tempDir, useServers } from '../support/serverProcess';
 
 /** A project whose .codex/config.toml defines `tables`, below a `.git` (so it is the project root). */
 function project(tables: string): string {
@@ -38,17 +38,7 @@ describe('MCP trust follows the files a server names', function () {
   const model = useModelServer();
   const start = useServers();
 
-  const trustQuestion = (s: ServerProcess, turnId: string) =>
-    s.next(
-      (m: Incoming) =>
-        m.method === 'item/tool/requestUserInput' &&
-        m.id !== undefined &&
-        (m.params as { turnId: string }).turnId === turnId,
-    );
-  const answer = (s: ServerProcess, asked: Incoming, choice: string) =>
-    s.send({ id: asked.id, result: { answers: { [PROJECT_SERVER_TRUST_QUESTION]: { answers: [choice] } } } });
-  const offered = (i: number) =>
-    ((model.requests[i]!.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+  const offered = (i: number) => offeredTools(model, i);
 
   it('a trusted script runs unasked while unchanged; rewritten, it does not run without a new answer', async () => {
     const dir = project('[mcp_servers.proj]\ncommand = "sh"\nargs = ["tools/mcp.sh"]\n');
@@ -68,7 +58,7 @@ describe('MCP trust follows the files a server names', function () {
     assert.match(question(asked), /sh tools\/mcp\.sh/);
     assert.match(question(asked), /Trust covers the content of `tools\/mcp\.sh`/);
     assert.doesNotMatch(question(asked), /Unpinned/);
-    answer(first, asked, TRUST_ANSWER);
+    answerTrust(first, asked, TRUST_ANSWER);
     await turnCompleted(first, turn1.id, 30_000);
     assert.ok(offered(0).includes('mcp__proj__echo'));
     await first.stop();
@@ -86,7 +76,7 @@ describe('MCP trust follows the files a server names', function () {
     const turn3 = await startTurn(second, thread2, 'three');
     const again = await trustQuestion(second, turn3.id);
     assert.match(question(again), /tools\/mcp\.sh/);
-    answer(second, again, DISTRUST_ANSWER);
+    answerTrust(second, again, DISTRUST_ANSWER);
     await turnCompleted(second, turn3.id, 30_000);
     assert.ok(!offered(2).includes('mcp__proj__echo'));
     assert.ok(!existsSync(canary), 'the rewritten script ran');
@@ -102,13 +92,13 @@ describe('MCP trust follows the files a server names', function () {
     const turn = await startTurn(s, await startThread(s, dir), 'go');
     const loose = await trustQuestion(s, turn.id);
     assert.match(question(loose), /Unpinned: `npx some-mcp-server@latest`/);
-    answer(s, loose, DISTRUST_ANSWER);
+    answerTrust(s, loose, DISTRUST_ANSWER);
     const pinned = await s.next(
       (m: Incoming) => m.method === 'item/tool/requestUserInput' && m.id !== undefined && m.id !== loose.id,
     );
     assert.match(question(pinned), /@scope\/some-mcp-server@1\.2\.3/);
     assert.doesNotMatch(question(pinned), /Unpinned/);
-    answer(s, pinned, DISTRUST_ANSWER);
+    answerTrust(s, pinned, DISTRUST_ANSWER);
     await turnCompleted(s, turn.id, 30_000);
   });
 });

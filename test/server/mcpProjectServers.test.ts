@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DISTRUST_ANSWER, PROJECT_SERVER_TRUST_QUESTION, TRUST_ANSWER } from '../../server/protocol/mcpTrust';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { answerTrust, offeredTools, trustQuestion } from '../support/mcpFixture';
 import type { Incoming } from '../support/messageLog';
 import { repoRoot } from '../support/paths';
 import { ServerProcess, tempDir } from '../support/serverProcess';
@@ -57,17 +58,7 @@ describe('MCP servers defined by a project', function () {
     return { s: server, threadId: thread.id };
   }
 
-  const offered = (i: number) =>
-    ((model.requests[i]!.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
-  const trustQuestion = (s: ServerProcess, turnId: string) =>
-    s.next(
-      (m: Incoming) =>
-        m.method === 'item/tool/requestUserInput' &&
-        m.id !== undefined &&
-        (m.params as { turnId: string }).turnId === turnId,
-    );
-  const answer = (s: ServerProcess, asked: Incoming, choice: string) =>
-    s.send({ id: asked.id, result: { answers: { [PROJECT_SERVER_TRUST_QUESTION]: { answers: [choice] } } } });
+  const offered = (i: number) => offeredTools(model, i);
 
   it('asks once, naming the file and the exact command; trusted, its tools are offered from then on', async () => {
     const { s, threadId } = await start();
@@ -93,7 +84,7 @@ describe('MCP servers defined by a project', function () {
       [TRUST_ANSWER, DISTRUST_ANSWER],
     );
     assert.ok(!s.stderr.includes('fixture proj-v1 starting'), 'nothing runs before the answer');
-    answer(s, asked, TRUST_ANSWER);
+    answerTrust(s, asked, TRUST_ANSWER);
     await turnCompleted(s, first.id, 30_000);
     assert.ok(offered(0).includes('mcp__proj__echo'));
 
@@ -116,7 +107,7 @@ describe('MCP servers defined by a project', function () {
     const third = await startTurn(s, threadId, 'three');
     const again = await trustQuestion(s, third.id);
     assert.match(JSON.stringify(again.params), /proj-v2/);
-    answer(s, again, DISTRUST_ANSWER);
+    answerTrust(s, again, DISTRUST_ANSWER);
     await turnCompleted(s, third.id, 30_000);
     assert.ok(!offered(2).includes('mcp__proj__echo'));
     assert.ok(!s.stderr.includes('fixture proj-v2 starting'), 'a declined definition never runs');
@@ -126,7 +117,7 @@ describe('MCP servers defined by a project', function () {
     const { s, threadId } = await start();
     model.script({ output: [{ text: 'one' }] }, { output: [{ text: 'two' }] });
     const first = await startTurn(s, threadId, 'one');
-    answer(s, await trustQuestion(s, first.id), DISTRUST_ANSWER);
+    answerTrust(s, await trustQuestion(s, first.id), DISTRUST_ANSWER);
     await turnCompleted(s, first.id, 30_000);
     const second = await startTurn(s, threadId, 'two');
     await turnCompleted(s, second.id, 30_000);
@@ -155,12 +146,12 @@ describe('MCP servers defined by a project', function () {
     const turn = await startTurn(s, threadId, 'go');
     const first = await trustQuestion(s, turn.id);
     assert.match(JSON.stringify(first.params), /\.threadline\/config\.toml.*threadline-proj/);
-    answer(s, first, TRUST_ANSWER);
+    answerTrust(s, first, TRUST_ANSWER);
     const second = await s.next(
       (m: Incoming) => m.method === 'item/tool/requestUserInput' && m.id !== undefined && m.id !== first.id,
     );
     assert.match(JSON.stringify(second.params), /other-proj/);
-    answer(s, second, DISTRUST_ANSWER);
+    answerTrust(s, second, DISTRUST_ANSWER);
     await turnCompleted(s, turn.id, 30_000);
     assert.equal(questionsAsked(s), 2, '.codex/config.toml\'s "proj" is shadowed by the nearer file');
     assert.ok(offered(0).includes('mcp__proj__echo'));

@@ -10,7 +10,7 @@ import { PROJECT_SERVER_TRUST_QUESTION, TRUST_ANSWER } from '../../server/protoc
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startThread, startTurn, turnCompleted } from '../support/agent';
 import { marketplaceRepo, writeWithFolders } from '../support/marketplace';
-import { FIXTURE, toolCall } from '../support/mcpFixture';
+import { FIXTURE, offeredTools, toolCall } from '../support/mcpFixture';
 import type { Incoming } from '../support/messageLog';
 import { repoRoot } from '../support/paths';
 import { ServerProcess, tempDir } from '../support/serverProcess';
@@ -40,8 +40,7 @@ describe('MCP servers of installed plugins', function () {
     const s = server;
     const statusNames = async () =>
       (await s.call<{ data: { name: string }[] }>('mcpServerStatus/list', {})).data.map((d) => d.name);
-    const offered = (i: number) =>
-      ((model.requests[i]!.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+    const offered = (i: number) => offeredTools(model, i);
 
     await s.call('plugin/install', { marketplacePath, pluginName: 'kit' });
     assert.deepEqual(await statusNames(), [], 'not listed, and not started, before the user trusts it');

@@ -2,6 +2,8 @@
 // tests: a `[mcp_servers.<name>]` table, scripted model turns that call a tool, and the questions the
 // server asked before calling one.
 import { join } from 'node:path';
+import { PROJECT_SERVER_TRUST_QUESTION } from '../../server/protocol/mcpTrust';
+import type { Incoming } from './messageLog';
 import { repoRoot } from './paths';
 import type { ServerProcess } from './serverProcess';
 
@@ -43,3 +45,20 @@ export const toolCall = (name: string, args: unknown, callId: string) => ({
 /** The item/tool/requestUserInput requests the server sent (requests, not notifications). */
 export const questionsAsked = (s: ServerProcess) =>
   s.received.filter((m) => m.method === 'item/tool/requestUserInput' && m.id !== undefined).length;
+
+/** The next question the server asks in `turnId` (a project or plugin server's trust, say). */
+export const trustQuestion = (s: ServerProcess, turnId: string): Promise<Incoming> =>
+  s.next(
+    (m: Incoming) =>
+      m.method === 'item/tool/requestUserInput' &&
+      m.id !== undefined &&
+      (m.params as { turnId: string }).turnId === turnId,
+  );
+
+/** Answers a trust question with one of its choices. */
+export const answerTrust = (s: ServerProcess, asked: Incoming, choice: string): void =>
+  s.send({ id: asked.id, result: { answers: { [PROJECT_SERVER_TRUST_QUESTION]: { answers: [choice] } } } });
+
+/** The names of the tools offered in the model's `i`th request. */
+export const offeredTools = (model: { requests: { body: unknown }[] }, i: number): string[] =>
+  ((model.requests[i]!.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
