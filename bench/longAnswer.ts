@@ -6,18 +6,14 @@
 // Usage: npx tsx bench/longAnswer.ts [MiB, default 50] [delta bytes, default 1024]  (build first;
 // BENCH_NODE_FLAGS: extra node flags for the server, --cpu-prof say)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { benchServer, rssMiB } from './rpcChild';
+import { benchServer, peakRssMiB, rssMiB } from './rpcChild';
 import { startModelServer, type ModelServer } from '../test/fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../test/support/agent';
 
 const answerMiB = Number(process.argv[2] ?? 50);
 const deltaBytes = Number(process.argv[3] ?? 1024);
 const TARGET_MIB = 300;
-
-const peakRssMiB = (pid: number) =>
-  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** A delta of plain prose-like ASCII, different each time so nothing can share it. */
 const delta = (i: number) => `${i} `.padEnd(deltaBytes - 1, 'lorem ipsum dolor sit amet ') + '\n';

@@ -4,18 +4,14 @@
 // Usage: npx tsx bench/pausedClient.ts [deltas, default 40000] [chars per delta, default 64]  (build first)
 // Compare another build with BENCH_SERVER=/other/dist/server.js.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { benchServer, rssMiB } from './rpcChild';
+import { benchServer, peakRssMiB, rssMiB } from './rpcChild';
 import { startModelServer } from '../test/fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../test/support/agent';
 
 const deltas = Number(process.argv[2] ?? 40_000);
 const deltaChars = Number(process.argv[3] ?? 64);
-
-const peakRssMiB = (pid: number) =>
-  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 interface Message {
   id?: number;

@@ -17,9 +17,12 @@ export interface Answer {
   error?: unknown;
 }
 
-export function rssMiB(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
+const statusMiB = (pid: number, field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+export const rssMiB = (pid: number): number => statusMiB(pid, 'VmRSS');
+/** The process's peak RSS so far (the kernel's high-water mark). */
+export const peakRssMiB = (pid: number): number => statusMiB(pid, 'VmHWM');
 
 export function rpcChild(command: string, args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
@@ -57,6 +60,8 @@ export function rpcChild(command: string, args: string[], env: NodeJS.ProcessEnv
     await call(method, params);
     return performance.now() - start;
   };
+  /** Calls `watch` with every notification from now on. */
+  const listen = (watch: (message: Answer) => void) => watchers.add(watch);
   /** Closes stdin and waits for the exit (killing it after 5 s). */
   const stop = async () => {
     const exited = new Promise((go) => child.once('exit', go));
@@ -65,5 +70,5 @@ export function rpcChild(command: string, args: string[], env: NodeJS.ProcessEnv
     await exited;
     clearTimeout(timer);
   };
-  return { child, call, notification, timed, stop, rss: () => rssMiB(child.pid!) };
+  return { child, call, notification, listen, timed, stop, rss: () => rssMiB(child.pid!) };
 }

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { benchServer } from './rpcChild';
+import { benchServer, peakRssMiB } from './rpcChild';
 import { startModelServer } from '../test/fixtures/modelServer/server';
 import type { WireFormat } from '../test/fixtures/modelServer/scenario';
 import { agentEnv, agentHome } from '../test/support/agent';
@@ -18,8 +18,6 @@ const cpuMs = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 };
-const peakRssMiB = (pid: number) =>
-  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 async function oneTurn(wire: WireFormat, baseUrl: string) {
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);

@@ -257,3 +257,17 @@ function candidateFolders(id: string): string[] {
   folders.add(ARCHIVED);
   return [...folders];
 }
+
+/** The Codex history, or undefined (and a log line) when it cannot be read: our own threads still open. */
+export async function openCodexHistory(
+  root: string,
+  home: string,
+  log: Logger,
+): Promise<CodexHistory | undefined> {
+  try {
+    return await CodexHistory.open(root, home, log);
+  } catch (error) {
+    log.warn(`cannot read the Codex history in ${root}: ${(error as Error).message}`);
+    return undefined;
+  }
+}

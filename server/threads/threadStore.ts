@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../log';
 import type { TurnError } from '../protocol/thread';
-import { CodexHistory } from './codexHistory';
+import { openCodexHistory, type CodexHistory } from './codexHistory';
 import { mergePages, type ListPage, type ListQuery } from './listing';
 import {
   foldHistory,
@@ -30,6 +30,7 @@ import {
 import { readRollout } from './rolloutReader';
 import { HistoryError, ReadOnlyThreadError, ThreadNotFoundError, asWriteError } from './storeErrors';
 import { previewOf, withRecords, type ThreadSummary } from './summary';
+import { OwedRecords } from './owedRecords';
 import { ThreadIndex } from './threadIndex';
 import { uuidv7 } from './uuidv7';
 import { renameRetrying } from '../fs/renameRetrying';
@@ -55,8 +56,7 @@ export class ThreadStore {
   /** Per-thread queue (keyed by thread id) for every rollout read and write. */
   private readonly queue = new AppendQueue();
   private readonly ephemeral = new Map<string, EphemeralThread>();
-  /** Records that could not be written when they happened (a turn's end on a full disk), by thread. */
-  private readonly owed = new Map<string, RolloutRecord[]>();
+  private readonly owed = new OwedRecords();
 
   private constructor(
     private readonly home: string,
@@ -169,12 +169,9 @@ export class ThreadStore {
     return this.exclusive(id, () => this.write(id, records));
   }
 
-  /**
-   * Keeps records that could not be written (a turn's end, after its writes failed) to go first in
-   * the thread's next append: the rollout then does not show the turn as still running.
-   */
+  /** Records that could not be written (a turn's end, after its writes failed): see OwedRecords. */
   owe(id: string, records: RolloutRecord[]): void {
-    this.owed.set(id, [...(this.owed.get(id) ?? []), ...records]);
+    this.owed.owe(id, records);
   }
 
   setName(id: string, name: string | null): Promise<ThreadSummary> {
@@ -265,7 +262,7 @@ export class ThreadStore {
     return this.exclusive(id, async () => {
       if (this.isCodex(id)) throw new ReadOnlyThreadError(id);
       if (this.ephemeral.delete(id)) return;
-      this.owed.delete(id);
+      this.owed.settle(id);
       const summary = this.require(id);
       const path = join(this.home, summary.path);
       await fs.rm(path, { force: true }).catch((error: unknown) => Promise.reject(asWriteError(error, path)));
@@ -323,10 +320,9 @@ export class ThreadStore {
       ephemeral.summary = withRecords(ephemeral.summary, records);
       return ephemeral.summary;
     }
-    const owed = this.owed.get(id);
-    const all = owed ? [...owed, ...records] : records;
+    const all = this.owed.before(id, records);
     const written = await this.onDisk(id, (path) => this.queue.write(path, all, { create: false }));
-    this.owed.delete(id);
+    this.owed.settle(id);
     // Read again after the write: the index may have learned something meanwhile.
     const summary = withRecords(this.require(id), all);
     await this.index.put(summary, this.index.bytesOf(id) + written);
@@ -364,9 +360,7 @@ export class ThreadStore {
     const codex = this.isCodex(id) ? this.codex : undefined;
     if (codex) return codex.records(id);
     const { records } = await this.onDisk(id, (path) => readRollout(path, this.log));
-    // Records still waiting for room on the disk are already true (a failed turn's end).
-    const owed = this.owed.get(id);
-    return owed ? [...records, ...owed] : records;
+    return this.owed.after(id, records);
   }
 
   /**
@@ -402,16 +396,6 @@ export class ThreadStore {
     this.log.warn(`the rollout of thread ${id} is gone; dropping it from the index`);
     await this.index.delete(id);
     throw new ThreadNotFoundError(id);
-  }
-}
-
-/** The Codex history, or undefined (and a log line) when it cannot be read: our own threads still open. */
-async function openCodexHistory(root: string, home: string, log: Logger): Promise<CodexHistory | undefined> {
-  try {
-    return await CodexHistory.open(root, home, log);
-  } catch (error) {
-    log.warn(`cannot read the Codex history in ${root}: ${(error as Error).message}`);
-    return undefined;
   }
 }
 

@@ -14,9 +14,8 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, wri
 import { join } from 'node:path';
 import { isKnownSafe, KNOWN_SAFE_NAMES, SAFE_BUILTINS } from '../../../../server/approvals/safeCommands';
 import { parseCommandLine, type CommandLine } from '../../../../server/exec/commandLine';
+import { BUILTIN_ATTACKS, BUILTIN_MUST_ASK } from '../../../fixtures/builtinCorpus';
 import {
-  BUILTIN_ATTACKS,
-  BUILTIN_MUST_ASK,
   GLOBS_INTO_OPTIONS,
   INJECTIONS,
   ISSUE_ATTACKS,
