@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import '@vscode/codicons/dist/codicon.css';
 import './main.css';
 import './prompts/prompts.css';
+import './composer/planAndSlash.css';
 import { App } from './App';
 import { HostContext, StoreContext } from './components/hooks';
 import { Host, type VsCodeApi } from './host';

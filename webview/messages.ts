@@ -4,6 +4,7 @@
 // asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
 import type { ApprovalPolicy, SandboxMode } from '../server/protocol/enums';
 import type { ResultOf } from '../server/protocol/methods';
+import type { CustomPrompt } from './composer/customPrompts';
 import type { Model } from '../server/protocol/modelMethods';
 import type { ServerNotification } from '../server/protocol/notificationRoutes';
 import type { SkillMetadata } from '../server/protocol/skillMethods';
@@ -181,7 +182,17 @@ export interface HostRequests {
   startThread: { params: { input: UserInput[]; overrides: TurnOverrides }; result: { threadId: string } };
   checkSetup: { params: Record<string, never>; result: SetupStatus };
   runSetup: { params: SetupAction; result: SetupStatus };
+  /** The user's prompt files and the workspace's, for the `/` menu (read when the menu first opens). */
+  listPrompts: { params: Record<string, never>; result: { prompts: CustomPrompt[] } };
+  /** `/review`: review/start on the thread, inline; the uncommitted changes unless told what to check. */
+  startReview: { params: { threadId: string; instructions: string }; result: { turnId: string } };
+  /** `/compact`: thread/compact/start. */
+  compactThread: { params: { threadId: string }; result: Record<string, never> };
+  /** `/status`: the provider's rate limits as account/rateLimits/read reports them (null: none known). */
+  readRateLimits: { params: Record<string, never>; result: { rateLimits: RateLimits | null } };
 }
+
+export type RateLimits = ResultOf<'account/rateLimits/read'>['rateLimits'];
 export type HostRequestName = keyof HostRequests;
 export type RequestParams<N extends HostRequestName> = HostRequests[N]['params'];
 export type RequestResult<N extends HostRequestName> = HostRequests[N]['result'];
@@ -192,6 +203,8 @@ export interface TurnOverrides {
   effort?: string;
   approvalPolicy?: ApprovalPolicy;
   sandbox?: SandboxMode;
+  /** Plan mode or the default one (turn/start's collaborationMode, which needs the model to run). */
+  mode?: { mode: 'plan' | 'default'; model: string };
 }
 
 export type WebviewMessage =
@@ -224,7 +237,9 @@ export type WebviewMessage =
   /** "Manage Workspace Trust" from the composer's Restricted Mode notice. */
   | { type: 'manageTrust' }
   /** A recent thread picked in the view with no thread open. */
-  | { type: 'openThread'; threadId: string };
+  | { type: 'openThread'; threadId: string }
+  /** `/new` and `/model`: the editor's New Thread and Choose Provider and Model commands. */
+  | { type: 'runCommand'; command: 'newThread' | 'chooseModel' };
 
 /** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */
 export interface PersistedState {
@@ -233,6 +248,11 @@ export interface PersistedState {
   drafts: Record<string, string>;
   /** Scroll position per thread: the index of the first visible row. */
   scroll: Record<string, number>;
+  /**
+   * Plan mode per thread ("" a new thread's): true in it; false left in the composer, the server still
+   * to be told by the next turn.
+   */
+  planning?: Record<string, boolean>;
 }
 
 export type { ThreadStatus };
