@@ -1,9 +1,9 @@
 // The prompt files the `/` menu offers: the user's ($THREADLINE_HOME/prompts/*.md, the home the
 // bundled server uses, from the same environment) and the workspace's (.threadline/prompts/*.md).
 // Read by the extension, not the server: they are the user's text to send, nothing the server acts
-// on. A workspace's files are whoever wrote the repository's: bounded in number and size, only
-// their description and argument hint are read besides the text, and a user's prompt of the same
-// name hides the workspace's.
+// on. A workspace's files are whoever wrote the repository's: bounded in number and size, never a
+// link, only their description and argument hint are read besides the text, and a user's prompt of
+// the same name hides the workspace's.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { resolveHome } from '../../server/config/home';
@@ -22,7 +22,12 @@ export async function listPromptFiles(cwd: string | undefined, env = process.env
 async function readFolder(folder: string, source: CustomPrompt['source']): Promise<CustomPrompt[]> {
   const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
   const names = entries
-    .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && /^[\w.-]+\.md$/i.test(entry.name))
+    // A workspace's link could name any file of the user's (a key, a token): only its own files count.
+    .filter(
+      (entry) =>
+        (entry.isFile() || (source === 'user' && entry.isSymbolicLink())) &&
+        /^[\w.-]+\.md$/i.test(entry.name),
+    )
     .map((entry) => entry.name)
     .sort()
     .slice(0, MAX_FILES);
