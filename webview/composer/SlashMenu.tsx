@@ -76,7 +76,11 @@ export function SlashSuggestions({
           role="option"
           aria-selected={index === active}
           className={index === active ? 'tl-active' : undefined}
-          title={item.kind === 'prompt' ? (item.prompt.argumentHint ?? undefined) : undefined}
+          title={
+            item.kind === 'prompt' && item.prompt.argumentHint
+              ? `/${item.name} ${item.prompt.argumentHint}: ${item.description}`
+              : `/${item.name}: ${item.description}`
+          }
           onMouseDown={(e) => (e.preventDefault(), onChoose(item))}
         >
           <span

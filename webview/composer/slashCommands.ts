@@ -10,16 +10,16 @@ export type SlashItem =
 
 export const BUILTIN_COMMANDS: readonly SlashItem[] = [
   { kind: 'builtin', name: 'new', description: 'Start a new thread' },
-  { kind: 'builtin', name: 'plan', description: 'Plan first: the agent proposes, changes nothing' },
+  { kind: 'builtin', name: 'plan', description: 'Plan first, change nothing' },
   {
     kind: 'builtin',
     name: 'review',
-    description: 'Review the uncommitted changes (or: /review what to check)',
+    description: 'Review uncommitted changes',
   },
-  { kind: 'builtin', name: 'compact', description: 'Summarize the conversation to free context' },
-  { kind: 'builtin', name: 'undo', description: "Undo the last turn's file changes" },
-  { kind: 'builtin', name: 'model', description: 'Choose the provider and model' },
-  { kind: 'builtin', name: 'status', description: 'Model, context used, rate limits' },
+  { kind: 'builtin', name: 'compact', description: 'Summarize to free context' },
+  { kind: 'builtin', name: 'undo', description: "Undo the last turn's changes" },
+  { kind: 'builtin', name: 'model', description: 'Choose provider and model' },
+  { kind: 'builtin', name: 'status', description: 'Model, context and limits' },
 ];
 
 /** Prompt files are called as Codex calls them: `/prompts:<name>`. */
