@@ -203,7 +203,10 @@ export interface TurnOverrides {
   effort?: string;
   approvalPolicy?: ApprovalPolicy;
   sandbox?: SandboxMode;
-  /** Plan mode or the default one (turn/start's collaborationMode, which needs the model to run). */
+  /**
+   * Plan mode or the default one (turn/start's collaborationMode, which names the model to run; '' for a
+   * thread still to start: the one it starts with).
+   */
   mode?: { mode: 'plan' | 'default'; model: string };
 }
 

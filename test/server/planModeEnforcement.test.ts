@@ -14,7 +14,7 @@ import { useServers, type ServerProcess } from '../support/serverProcess';
 
 const ADD_FILE = ['*** Begin Patch', '*** Add File: planted.txt', '+pwned', '*** End Patch'].join('\n');
 const PERMISSIVE = { approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' } };
-const mode = (name: 'plan' | 'default') => ({ mode: name, settings: { model: 'test-model' } });
+const mode = (name: 'plan' | 'default', model = 'test-model') => ({ mode: name, settings: { model } });
 
 const exec = (cmd: string, callId: string, extra: Record<string, unknown> = {}): ScriptedResponse => ({
   output: [{ toolCall: { name: 'exec_command', arguments: JSON.stringify({ cmd, ...extra }), callId } }],
@@ -106,7 +106,9 @@ describe('plan mode is enforced by the server', function () {
     model.script(patchCall(ADD_FILE, 'c_patch2'), exec('echo more >> planted.txt', 'c_append'), {
       output: [{ text: 'Done.' }],
     });
-    await turn(mode('default'));
+    // An empty model (a client that does not know the thread's yet) keeps the thread's.
+    await turn(mode('default', ''));
     assert.equal(readFileSync(join(repo, 'planted.txt'), 'utf8'), 'pwned\nmore\n');
+    assert.equal((model.requests.at(-1)!.body as { model: string }).model, 'test-model');
   });
 });

@@ -125,8 +125,9 @@ export function Composer({
       skills.clearPicked();
     }
     const mode = outgoing?.mode ?? modes.modeToSend(draftKey);
-    const model = overrides.model ?? defaults?.model;
-    const turnOverrides = mode && model ? { ...overrides, mode: { mode, model } } : overrides;
+    // '' before a thread starts with no model known: the host gives the mode the new thread's.
+    const model = overrides.model ?? defaults?.model ?? '';
+    const turnOverrides = mode ? { ...overrides, mode: { mode, model } } : overrides;
     try {
       if (running && threadId) await host.request('steerTurn', { threadId, turnId: running, input: content });
       else if (threadId) {
