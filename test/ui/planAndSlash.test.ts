@@ -101,6 +101,13 @@ describe('plan mode and / commands (installed .vsix)', function () {
     const sent = JSON.stringify(posts().at(-1)!.body);
     assert.match(sent, /Explain README\.md in two sentences\./);
     assert.doesNotMatch(sent, /\/prompts:explain/);
+
+    await input.pressSequentially('/status');
+    await input.press('Enter');
+    const status = frame.getByRole('status', { name: 'Status' });
+    await status.getByText('test-model').waitFor({ timeout: 15_000 });
+    await status.getByText(/tokens in this thread/).waitFor();
+    await screenshot(wb.page, 'slash-status');
     assert.deepEqual(wb.browser.consoleErrors, []);
   });
 });

@@ -33,7 +33,7 @@ export function StatusCard({
     ['Tokens', limits?.secondary],
   ] as const;
   return (
-    <div className="tl-card tl-status" role="status" aria-label="Status">
+    <div className="tl-card tl-status-card" role="status" aria-label="Status">
       <div className="tl-card-title">
         <span className="codicon codicon-pulse" aria-hidden="true" /> Status
         <span className="tl-spacer" />
@@ -41,7 +41,7 @@ export function StatusCard({
           <span className="codicon codicon-close" aria-hidden="true" />
         </button>
       </div>
-      <dl className="tl-status-list">
+      <dl className="tl-usage-list">
         <dt>Model</dt>
         <dd>{model || 'the provider’s default'}</dd>
         <dt>Mode</dt>
