@@ -212,7 +212,12 @@ export function Composer({
             ))}
           </ul>
         )}
-        <SlashSuggestions results={slash.results} active={slash.active} onChoose={slash.choose} />
+        <SlashSuggestions
+          results={slash.results}
+          query={slash.query}
+          active={slash.active}
+          onChoose={slash.choose}
+        />
         <SkillSuggestions
           results={skills.results}
           active={skills.active}

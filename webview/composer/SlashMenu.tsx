@@ -1,11 +1,13 @@
 // `/` at the start of the composer: a menu of the built-in commands and the prompt files, in the
-// same list and with the same keys as the `@` and `$` suggestions. Enter on a built-in runs it; on a
-// prompt file it puts `/prompts:name ` in the composer for its arguments, and sending expands it.
+// same list (SuggestionList) and with the same keys as the `@` and `$` suggestions. Enter on a
+// built-in runs it; on a prompt file it puts `/prompts:name ` in the composer for its arguments, and
+// sending expands it.
 import { useEffect, useMemo, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useHost } from '../components/hooks';
 import type { CustomPrompt } from './customPrompts';
 import { BUILTIN_COMMANDS, promptItems, rankSlash, slashQueryAt, type SlashItem } from './slashCommands';
 import { suggestionKey, wrapIndex } from './suggestionKeys';
+import { SuggestionList, type SuggestionRow } from './SuggestionList';
 
 export function useSlashCommands(
   input: RefObject<HTMLTextAreaElement | null>,
@@ -55,45 +57,45 @@ export function useSlashCommands(
       close: () => setQuery(null),
     });
 
-  return { items, results, active, update, choose, onKeyDown };
+  return { items, results, query: query ?? '', active, update, choose, onKeyDown };
+}
+
+/** The menu's rows, in the shared list's shape; the letters typed after `/` in bold. */
+export function slashRows(items: SlashItem[], query: string): SuggestionRow[] {
+  return items.map((item) => {
+    const label = `/${item.name}`;
+    const at = query ? label.toLowerCase().indexOf(query.toLowerCase(), 1) : -1;
+    const hint = item.kind === 'prompt' ? item.prompt.argumentHint : null;
+    return {
+      key: item.name,
+      icon:
+        item.kind === 'builtin' ? 'symbol-event' : item.prompt.source === 'workspace' ? 'folder' : 'account',
+      label,
+      indices: at < 0 ? [] : [...query].map((_, i) => at + i),
+      detail: hint ? `${hint} · ${item.description}` : item.description,
+      title: hint ? `${label} ${hint}: ${item.description}` : `${label}: ${item.description}`,
+    };
+  });
 }
 
 export function SlashSuggestions({
   results,
+  query,
   active,
   onChoose,
 }: {
   results: SlashItem[];
+  query: string;
   active: number;
   onChoose: (item: SlashItem) => void;
 }) {
-  if (results.length === 0) return null;
   return (
-    <ul className="tl-mentions tl-skills tl-slash" role="listbox" aria-label="Commands">
-      {results.map((item, index) => (
-        <li
-          key={item.name}
-          role="option"
-          aria-selected={index === active}
-          className={index === active ? 'tl-active' : undefined}
-          title={
-            item.kind === 'prompt' && item.prompt.argumentHint
-              ? `/${item.name} ${item.prompt.argumentHint}: ${item.description}`
-              : `/${item.name}: ${item.description}`
-          }
-          onMouseDown={(e) => (e.preventDefault(), onChoose(item))}
-        >
-          <span
-            className={`codicon codicon-${item.kind === 'builtin' ? 'symbol-event' : item.prompt.source === 'workspace' ? 'folder' : 'account'}`}
-            aria-hidden="true"
-          />{' '}
-          <span className="tl-skill-name">/{item.name}</span>
-          {item.kind === 'prompt' && item.prompt.argumentHint && (
-            <span className="tl-slash-hint"> {item.prompt.argumentHint}</span>
-          )}{' '}
-          <span className="tl-skill-description">{item.description}</span>
-        </li>
-      ))}
-    </ul>
+    <SuggestionList
+      label="Commands"
+      className="tl-slash"
+      rows={slashRows(results, query)}
+      active={active}
+      onChoose={(index) => onChoose(results[index]!)}
+    />
   );
 }

@@ -102,7 +102,7 @@ describe('webview composer / menu and plan mode (jsdom)', () => {
     return page;
   }
   const names = (page: InstanceType<typeof app.Page>) =>
-    page.all('[aria-label="Commands"] [role="option"] .tl-skill-name').map((o) => o.textContent);
+    page.all('[aria-label="Commands"] [role="option"] .tl-mention-path').map((o) => o.textContent);
   const posted = (page: InstanceType<typeof app.Page>, type: string) =>
     page.posted.filter((m) => m.type === type);
 
@@ -123,6 +123,11 @@ describe('webview composer / menu and plan mode (jsdom)', () => {
     ]);
     await page.type('/re');
     assert.deepEqual(names(page), ['/review', '/prompts:review-file']);
+    assert.deepEqual(
+      page.all('[aria-label="Commands"] [role="option"] b').map((b) => b.textContent),
+      ['re', 're'],
+      'the typed letters in bold',
+    );
     await page.key({ key: 'Enter' });
     assert.deepEqual(page.requests('startReview'), [{ threadId, instructions: '' }]);
     assert.equal((page.find('textarea') as HTMLTextAreaElement).value, '');
