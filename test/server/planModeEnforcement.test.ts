@@ -3,14 +3,15 @@
 // policies there are (never ask, full access). Nothing may change on disk and nobody is asked; reads
 // still run. The same calls in the default mode do change the files, so it is the mode that stops them.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScriptedResponse } from '../fixtures/modelServer/scenario';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
 import { commandItems, gitRepo } from '../support/commands';
+import { MARKERS, questionsAsked, stdioServer, toolCall } from '../support/mcpFixture';
 import { patchCall } from '../support/patches';
-import { useServers, type ServerProcess } from '../support/serverProcess';
+import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
 
 const ADD_FILE = ['*** Begin Patch', '*** Add File: planted.txt', '+pwned', '*** End Patch'].join('\n');
 const PERMISSIVE = { approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' } };
@@ -34,10 +35,26 @@ describe('plan mode is enforced by the server', function () {
   let repo: string;
   let server: ServerProcess;
   let threadId: string;
+  /** Where the MCP fixture's tools leave a file when they really ran. */
+  let markers: string;
 
   beforeEach(async () => {
     repo = gitRepo();
-    server = await start(agentHome('responses', model.baseUrl), 'threadline_vscode', agentEnv, {
+    markers = tempDir('threadline-plan-markers-');
+    const home = agentHome('responses', model.baseUrl);
+    // The user approved every tool of this server in config: outside plan mode they run unasked.
+    const app = [
+      '[apps.db]',
+      'name = "DB"',
+      'mcp_server = "db"',
+      'default_tools_approval_mode = "approve"',
+      '',
+    ];
+    appendFileSync(
+      join(home, 'config.toml'),
+      `\n${stdioServer('db').replaceAll(MARKERS, markers)}${app.join('\n')}`,
+    );
+    server = await start(home, 'threadline_vscode', agentEnv, {
       experimentalApi: true,
     });
     ({
@@ -96,6 +113,29 @@ describe('plan mode is enforced by the server', function () {
     assert.equal(server.received.filter((m) => m.method?.endsWith('requestApproval')).length, 0, 'not asked');
     assert.equal(existsSync(join(repo, 'planted.txt')), false);
     assert.match(toolOutput(model.requests.at(-1)!, 'c_write'), /This is plan mode/);
+  });
+
+  it('runs an MCP tool only if it says it only reads, even one the user approved in config', async () => {
+    model.script(
+      toolCall('mcp__db__drop_table', { table: 'users' }, 'c_drop'),
+      toolCall('mcp__db__note', { text: 'remember' }, 'c_note'),
+      toolCall('mcp__db__echo', { text: 'hello' }, 'c_echo'),
+      { output: [{ text: 'Planned.' }] },
+    );
+    await turn(mode('plan'));
+    assert.equal(questionsAsked(server), 0);
+    assert.equal(existsSync(join(markers, 'dropped')), false, 'the destructive tool never ran');
+    assert.equal(existsSync(join(markers, 'noted')), false, 'nor the one that says nothing of itself');
+    const last = model.requests.at(-1)!;
+    for (const id of ['c_drop', 'c_note'])
+      assert.match(toolOutput(last, id), /plan mode runs only tools that say/);
+    assert.match(toolOutput(last, 'c_echo'), /echo: hello/);
+
+    model.script(toolCall('mcp__db__drop_table', { table: 'users' }, 'c_drop2'), {
+      output: [{ text: 'Done.' }],
+    });
+    await turn(mode('default'));
+    assert.ok(existsSync(join(markers, 'dropped')), 'out of plan mode the approved tool runs');
   });
 
   it('the same calls change the files once the thread is back in the default mode', async () => {
