@@ -233,6 +233,8 @@ export type WebviewMessage =
   /** Puts back what a turn changed on disk, after the user confirms the list of files. */
   | { type: 'undoTurnChanges'; turnId: string }
   | { type: 'openInEditor'; threadId: string }
+  /** `/new` and `/model`: the editor's New Thread and Choose Provider and Model commands. */
+  | { type: 'runCommand'; command: 'newThread' | 'chooseModel' }
   /** The user's answer to a pending prompt; a prompt already settled ignores it. */
   | { type: 'answerPrompt'; key: string; result: PromptResult }
   /** A pending file change's proposed edit in the diff editor. */
@@ -240,9 +242,7 @@ export type WebviewMessage =
   /** "Manage Workspace Trust" from the composer's Restricted Mode notice. */
   | { type: 'manageTrust' }
   /** A recent thread picked in the view with no thread open. */
-  | { type: 'openThread'; threadId: string }
-  /** `/new` and `/model`: the editor's New Thread and Choose Provider and Model commands. */
-  | { type: 'runCommand'; command: 'newThread' | 'chooseModel' };
+  | { type: 'openThread'; threadId: string };
 
 /** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */
 export interface PersistedState {

@@ -1,5 +1,7 @@
 // The composer's plan mode switch: a compact toggle beside the pickers. In plan mode the agent only
-// reads and proposes a plan (the server refuses anything that would change files).
+// reads and proposes a plan (the server refuses anything that would change files). `planControl` is
+// the same toggle as one entry of a toolbar's list of controls ({ id, label, inline }).
+import type { ReactNode } from 'react';
 export function PlanToggle({ on, onChange }: { on: boolean; onChange: (on: boolean) => void }) {
   return (
     <button
@@ -16,4 +18,11 @@ export function PlanToggle({ on, onChange }: { on: boolean; onChange: (on: boole
       <span className="codicon codicon-checklist" aria-hidden="true" /> Plan
     </button>
   );
+}
+
+export function planControl(
+  on: boolean,
+  onChange: (on: boolean) => void,
+): { id: string; label: string; inline: ReactNode } {
+  return { id: 'plan', label: 'Plan mode', inline: <PlanToggle on={on} onChange={onChange} /> };
 }
