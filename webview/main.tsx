@@ -1,6 +1,7 @@
 // Webview entry: connects the store to the host, says it is ready, and mounts the React app.
 import { createRoot } from 'react-dom/client';
 import '@vscode/codicons/dist/codicon.css';
+import './composer/planAndSlash.css';
 import './main.css';
 import './prompts/prompts.css';
 import { App } from './App';

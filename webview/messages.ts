@@ -4,6 +4,7 @@
 // asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
 import type { ApprovalPolicy, SandboxMode } from '../server/protocol/enums';
 import type { ResultOf } from '../server/protocol/methods';
+import type { CustomPrompt } from './composer/customPrompts';
 import type { Model } from '../server/protocol/modelMethods';
 import type { ServerNotification } from '../server/protocol/notificationRoutes';
 import type { SkillMetadata } from '../server/protocol/skillMethods';
@@ -181,7 +182,17 @@ export interface HostRequests {
   startThread: { params: { input: UserInput[]; overrides: TurnOverrides }; result: { threadId: string } };
   checkSetup: { params: Record<string, never>; result: SetupStatus };
   runSetup: { params: SetupAction; result: SetupStatus };
+  /** The user's prompt files and the workspace's, for the `/` menu (read when the menu first opens). */
+  listPrompts: { params: Record<string, never>; result: { prompts: CustomPrompt[] } };
+  /** `/review`: review/start on the thread, inline; the uncommitted changes unless told what to check. */
+  startReview: { params: { threadId: string; instructions: string }; result: { turnId: string } };
+  /** `/compact`: thread/compact/start. */
+  compactThread: { params: { threadId: string }; result: Record<string, never> };
+  /** `/status`: the provider's rate limits as account/rateLimits/read reports them (null: none known). */
+  readRateLimits: { params: Record<string, never>; result: { rateLimits: RateLimits | null } };
 }
+
+export type RateLimits = ResultOf<'account/rateLimits/read'>['rateLimits'];
 export type HostRequestName = keyof HostRequests;
 export type RequestParams<N extends HostRequestName> = HostRequests[N]['params'];
 export type RequestResult<N extends HostRequestName> = HostRequests[N]['result'];
@@ -192,6 +203,11 @@ export interface TurnOverrides {
   effort?: string;
   approvalPolicy?: ApprovalPolicy;
   sandbox?: SandboxMode;
+  /**
+   * Plan mode or the default one (turn/start's collaborationMode, which names the model to run; '' for a
+   * thread still to start: the one it starts with).
+   */
+  mode?: { mode: 'plan' | 'default'; model: string };
 }
 
 export type WebviewMessage =
@@ -217,6 +233,8 @@ export type WebviewMessage =
   /** Puts back what a turn changed on disk, after the user confirms the list of files. */
   | { type: 'undoTurnChanges'; turnId: string }
   | { type: 'openInEditor'; threadId: string }
+  /** `/new` and `/model`: the editor's New Thread and Choose Provider and Model commands. */
+  | { type: 'runCommand'; command: 'newThread' | 'chooseModel' }
   /** The user's answer to a pending prompt; a prompt already settled ignores it. */
   | { type: 'answerPrompt'; key: string; result: PromptResult }
   /** A pending file change's proposed edit in the diff editor. */
@@ -233,6 +251,11 @@ export interface PersistedState {
   drafts: Record<string, string>;
   /** Scroll position per thread: the index of the first visible row. */
   scroll: Record<string, number>;
+  /**
+   * Plan mode per thread ("" a new thread's): true in it; false left in the composer, the server still
+   * to be told by the next turn.
+   */
+  planning?: Record<string, boolean>;
 }
 
 export type { ThreadStatus };

@@ -23,6 +23,7 @@ import type { DiffViews } from './diffViews';
 import type { FileMentions } from './fileMentions';
 import { startInfo, startThread } from './newThread';
 import { PromptFeed, type PromptRegistry } from './promptFeed';
+import { slashRequests } from './slashRequests';
 import { ThreadFeed } from './threadFeed';
 import { supportsTurnChanges, TurnChanges } from './turnChanges';
 
@@ -167,6 +168,11 @@ export class ConversationSession extends Disposable {
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');
         return;
+      case 'runCommand':
+        await vscode.commands.executeCommand(
+          message.command === 'newThread' ? 'threadline.newThread' : 'threadline.chooseModel',
+        );
+        return;
       case 'openPromptDiff':
         await vscode.commands
           .executeCommand('threadline.approval.openDiff', message.key)
@@ -263,6 +269,7 @@ export class ConversationSession extends Disposable {
       },
       checkSetup: () => setupStatus(server),
       runSetup: (setup) => runSetup(server, setup),
+      ...slashRequests(server, () => this.cwd()),
     };
   }
 
@@ -276,7 +283,11 @@ export class ConversationSession extends Disposable {
       approvalPolicy: overrides.approvalPolicy ?? settings.approvalPolicy,
       sandboxMode: overrides.sandbox ?? settings.sandboxMode,
     };
-    return turnOverrides(withinTrust(chosen, vscode.workspace.isTrusted));
+    const mode = overrides.mode;
+    return {
+      ...turnOverrides(withinTrust(chosen, vscode.workspace.isTrusted)),
+      ...(mode ? { collaborationMode: { mode: mode.mode, settings: { model: mode.model } } } : {}),
+    };
   }
 
   /** Web links go through the editor's opener (it asks about untrusted domains); paths open as files. */

@@ -52,13 +52,18 @@ async function serverPolicy(server: ThreadlineServer, cwd: string | undefined) {
 export async function startThread(
   server: ThreadlineServer,
   input: UserInput[],
-  turnSettings: ReturnType<typeof turnOverrides>,
+  turnSettings: ReturnType<typeof turnOverrides> & {
+    collaborationMode?: { mode: 'plan' | 'default'; settings: { model: string } };
+  },
 ): Promise<string> {
   const folder = workspaceFolders()?.[0];
-  const { thread } = await server.request('thread/start', {
+  const { thread, model } = await server.request('thread/start', {
     ...threadOverrides(readSettings()),
     ...(folder ? { cwd: folder } : {}),
   });
+  // A mode runs with a model: the composer may not know which one the new thread got.
+  const mode = turnSettings.collaborationMode;
+  if (mode && !mode.settings.model) mode.settings.model = model;
   await server.request('turn/start', { threadId: thread.id, input, ...turnSettings });
   return thread.id;
 }

@@ -8,7 +8,8 @@ import type { UnknownItem } from '../store/state';
 import { useItem } from './hooks';
 import { CommandExecution } from './items/CommandExecution';
 import { FileChange } from './items/FileChange';
-import { AgentMessage, PlanText, Reasoning, UserMessage } from './items/messages';
+import { AgentMessage, Reasoning, UserMessage } from './items/messages';
+import { PlanCard } from './items/PlanCard';
 import { ContextCompaction, GenericCard, ImageView, ReviewMode } from './items/misc';
 import { ToolCall, WebSearch } from './items/ToolCall';
 
@@ -31,7 +32,7 @@ function KnownItem({ item, itemKey }: { item: ThreadItem; itemKey: string }) {
     case 'reasoning':
       return <Reasoning item={item} />;
     case 'plan':
-      return <PlanText item={item} />;
+      return <PlanCard item={item} turnId={itemKey.slice(0, itemKey.indexOf('/'))} />;
     case 'commandExecution':
       return <CommandExecution item={item} />;
     case 'fileChange':
