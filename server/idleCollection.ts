@@ -4,9 +4,10 @@
 // objects. A cheap check every few seconds runs one full collection once the event loop is idle
 // and the heap has grown well past what the last collection left.
 import { performance } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Logger } from './log';
+import { setV8Flag } from './v8Flags';
 
 const CHECK_EVERY_MS = 1000;
 /** Event-loop utilization below which the server counts as idle over the last check. */
@@ -25,9 +26,9 @@ export function collectWhenIdle(log: Logger): () => void {
     // Node 20's V8 ignores gc()'s `flavor: 'last-resort'`, and given `{type: 'major'}` it left a
     // dead 4 MiB index text in place (measured); the plain call frees it. Compacting this one
     // collection gives back the pages a burst fragmented: 74 → 56 MiB after 30,000 fuzzed messages.
-    setFlagsFromString('--compact-on-every-full-gc');
+    setV8Flag('--compact-on-every-full-gc');
     fullCollection()();
-    setFlagsFromString('--no-compact-on-every-full-gc');
+    setV8Flag('--no-compact-on-every-full-gc');
     baseline = heapUsed();
     log.debug(`idle: collected ${(grown / 1048576).toFixed(0)} MiB of heap growth`);
   }, CHECK_EVERY_MS);
@@ -46,7 +47,7 @@ let gc: Collect | undefined;
  */
 function fullCollection(): Collect {
   if (!gc) {
-    setFlagsFromString('--expose-gc');
+    setV8Flag('--expose-gc');
     gc = runInNewContext('gc') as Collect;
   }
   return gc;
@@ -54,7 +55,7 @@ function fullCollection(): Collect {
 
 /** One compacting full collection now: after dropping a large structure on purpose (the search index). */
 export function collectNow(): void {
-  setFlagsFromString('--compact-on-every-full-gc');
+  setV8Flag('--compact-on-every-full-gc');
   fullCollection()();
-  setFlagsFromString('--no-compact-on-every-full-gc');
+  setV8Flag('--no-compact-on-every-full-gc');
 }

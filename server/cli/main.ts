@@ -26,10 +26,14 @@ async function main(argv: string[]): Promise<number> {
     case 'app-server': {
       setStartupFlags();
       const { core, saveCache } = loadCore(resolveHome());
-      return core.runAppServer(parsed, () => {
+      const code = await core.runAppServer(parsed, () => {
         saveCache();
         setRunningFlags();
       });
+      // A server that stopped before it had started (its input ended right after the handshake)
+      // still leaves the cache: the flags are the ones the core loaded under.
+      saveCache();
+      return code;
     }
   }
 }
