@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`threadline: ${parsed.message}\n\n${usage()}`);
       return 2;
     case 'generate': {
-      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome()).core;
+      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome()).core.schemaWriters();
       const write = parsed.format === 'ts' ? writeTypeScript : writeJsonSchema;
       await write(parsed.out, { experimental: parsed.experimental });
       return 0;
