@@ -3,7 +3,7 @@
 // burst: after 20,000 fuzzed messages, ~50 MiB of dead heap and ~160 MiB of RSS for 8 MiB of live
 // objects. A cheap check every few seconds runs one full collection once the event loop is idle
 // and the heap has grown well past what the last collection left.
-import { performance } from 'node:perf_hooks';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Logger } from './log';
@@ -15,10 +15,17 @@ const IDLE_UTILIZATION = 0.05;
 const GROWTH_BYTES = 4 * 1024 * 1024;
 
 export function collectWhenIdle(log: Logger): () => void {
-  let baseline = heapUsed();
-  let last = performance.eventLoopUtilization();
+  // The first check only takes the measures the next ones compare with: taking them at once would
+  // load Node's perf_hooks and v8 modules right after the handshake, which an exit on EOF waits for.
+  let baseline = 0;
+  let last: EventLoopUtilization | undefined;
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
+    if (!last) {
+      last = now;
+      baseline = heapUsed();
+      return;
+    }
     const busy = performance.eventLoopUtilization(now, last).utilization;
     last = now;
     const grown = heapUsed() - baseline;
