@@ -3,10 +3,12 @@ import { createRoot } from 'react-dom/client';
 import '@vscode/codicons/dist/codicon.css';
 import './main.css';
 import './prompts/prompts.css';
+import './states/states.css';
 import { App } from './App';
 import { HostContext, StoreContext } from './components/hooks';
 import { Host, type VsCodeApi } from './host';
 import { ConversationStore } from './store/store';
+import { removeSkeletonWhenLoaded } from './states/loading';
 import { warmUpWhenIdle } from './warmUp';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -21,6 +23,8 @@ host.onMessage((message) => {
   store.receive(message);
   if (message.type === 'snapshot') host.saveState({ threadId: message.snapshot.thread.id });
 });
+
+removeSkeletonWhenLoaded(store, document);
 
 const container = document.getElementById('root');
 if (container) {

@@ -17,6 +17,7 @@ import type { Model } from '../../server/protocol/modelMethods';
 import type { UserInput } from '../../server/protocol/userInput';
 import type { PickerDefaults, TurnOverrides } from '../messages';
 import { useHost, useView } from '../components/hooks';
+import { EditingNotice, useComposerFill } from './composerFill';
 import { SetupCard } from '../setup/SetupCard';
 import { useSetup } from '../setup/useSetup';
 import { insertMention, mentionAt, type MentionQuery } from './mention';
@@ -72,6 +73,8 @@ export function Composer({
     },
     [host, draftKey],
   );
+  const lastTurnId = useView((s) => s.turnIds[s.turnIds.length - 1]);
+  const edit = useComposerFill(setDraft, input, lastTurnId);
 
   useEffect(() => {
     setDraftState(host.state.drafts[draftKey] ?? '');
@@ -105,7 +108,10 @@ export function Composer({
     skills.clearPicked();
     try {
       if (running && threadId) await host.request('steerTurn', { threadId, turnId: running, input: content });
-      else if (threadId) await host.request('startTurn', { threadId, input: content, overrides });
+      else if (threadId && edit.editTurnId) {
+        await host.request('resendEdited', { threadId, turnId: edit.editTurnId, input: content, overrides });
+        edit.cancel();
+      } else if (threadId) await host.request('startTurn', { threadId, input: content, overrides });
       else await host.request('startThread', { input: content, overrides });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -195,6 +201,7 @@ export function Composer({
           </div>
         )}
         <RestrictedNotice />
+        <EditingNotice edit={edit} onCancel={() => (edit.cancel(), setDraft(''))} />
         {policyOpen && defaults && policyKnown && (
           <PolicyPickers value={overrides} defaults={defaults} onChange={setOverrides} />
         )}
