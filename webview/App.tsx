@@ -1,8 +1,8 @@
 // The conversation view: the thread's title and context meter, its plan while a turn runs, the list,
 // the prompts waiting for the user (above the composer, never in its place) and the composer; or, when
-// no thread is shown, the start view (a new thread's composer and the recent threads). Until the host's
-// first answer the page's own loading skeleton shows (webviewHtml.ts); a server that stopped for good
-// takes the composer's place, with the reason, Show Log and Restart.
+// no thread is shown, the start view (a new thread's composer and the recent threads). While a thread
+// it showed before is on its way, the page's own loading skeleton shows (store/viewStatus.ts); a server
+// that stopped for good takes the composer's place, with the reason, Show Log and Restart.
 import { useSyncExternalStore } from 'react';
 import { Composer } from './composer/Composer';
 import { ContextMeter } from './components/ContextMeter';

@@ -18,6 +18,7 @@ const store = new ConversationStore({
   // Deltas are applied once per frame; a hidden view gets no frames, so it catches up on a timer.
   schedule: (flush) => (document.hidden ? setTimeout(flush, 250) : requestAnimationFrame(flush)),
   requestResync: (threadId) => host.post({ type: 'resync', threadId }),
+  expectsThread: host.state.threadId !== undefined,
 });
 host.onMessage((message) => {
   store.receive(message);

@@ -21,6 +21,8 @@ export interface StoreOptions {
   schedule: (flush: () => void) => void;
   /** Asks the host for a fresh snapshot: deltas were lost. */
   requestResync: (threadId: string) => void;
+  /** The page showed a thread before it was reloaded: it loads until the host sends it (viewStatus.ts). */
+  expectsThread?: boolean;
 }
 
 /** While waiting for a resync, deltas beyond this many are dropped: the snapshot covers them. */
@@ -49,12 +51,14 @@ export class ConversationStore {
   /** A turn to scroll to (a search result picked), until the list has done so. */
   revealTurnId: string | null = null;
   /** Loading, the start view or a thread, and the server's failure (see viewStatus.ts). */
-  viewStatus: ViewStatus = initialViewStatus;
+  viewStatus: ViewStatus;
   private readonly filled = new Emitter<ComposerFill>();
   /** The composer listens: text to put in place of its draft. */
   readonly onComposerFill = this.filled.event;
 
-  constructor(private readonly options: StoreOptions) {}
+  constructor(private readonly options: StoreOptions) {
+    this.viewStatus = initialViewStatus(options.expectsThread === true);
+  }
 
   getState = (): ConversationState => this.state;
 

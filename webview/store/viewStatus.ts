@@ -1,7 +1,9 @@
-// Which state the page shows, as a pure reducer over host messages: loading until the host's first
-// answer (a snapshot, `empty`, or the server's failure), then the thread or the start view, with the
-// server's failure on top until a snapshot or `empty` after a restart replaces it. Unchanged status
-// keeps its identity, so nothing re-renders for the messages that do not concern it.
+// Which state the page shows, as a pure reducer over host messages: a page that showed a thread before
+// (its saved state says so) is loading until the host's first answer, so no empty start view flashes
+// before the thread; one that did not opens on the start view's composer at once (typing can begin while
+// the server starts). Then the thread or the start view, with the server's failure on top until a
+// snapshot or `empty` after a restart replaces it. Unchanged status keeps its identity, so nothing
+// re-renders for the messages that do not concern it.
 import type { HostMessage } from '../messages';
 
 export interface ViewStatus {
@@ -11,7 +13,9 @@ export interface ViewStatus {
   serverFailure: string | null;
 }
 
-export const initialViewStatus: ViewStatus = { phase: 'loading', serverFailure: null };
+export function initialViewStatus(expectsThread: boolean): ViewStatus {
+  return { phase: expectsThread ? 'loading' : 'start', serverFailure: null };
+}
 
 export function reduceViewStatus(status: ViewStatus, message: HostMessage): ViewStatus {
   switch (message.type) {
