@@ -100,6 +100,11 @@ export class ThreadTreeModel {
     return undefined;
   }
 
+  /** The first page of threads is in (until the next reset): an empty tree now means there are none. */
+  get listed(): boolean {
+    return this.active.loaded;
+  }
+
   thread(threadId: string): ThreadNode | undefined {
     return this.nodes.get(threadId);
   }

@@ -1,6 +1,6 @@
 // The Conversation view with no thread open: a composer at once (sending starts a thread in this
 // workspace), the workspace's name with example prompts, and its most recent threads to pick up again.
-// With the server stopped for good, its failure stands where the composer would be.
+// With the server stopped for good, its failure stands first, and there is no composer.
 import { useSyncExternalStore } from 'react';
 import { Composer } from '../composer/Composer';
 import { useHost, useStore } from '../components/hooks';
@@ -20,12 +20,14 @@ export function StartView({ failure = null }: { failure?: string | null }) {
             {reason}
           </p>
         )}
-        {!failure && <NewThreadIntro workspace={start?.workspace} />}
+        {failure !== null ? (
+          <ServerFailed reason={failure} />
+        ) : (
+          <NewThreadIntro workspace={start?.workspace} />
+        )}
         {start && start.recent.length > 0 && <RecentThreads threads={start.recent} />}
       </div>
-      {failure !== null ? (
-        <ServerFailed reason={failure} />
-      ) : (
+      {failure === null && (
         <Composer key="composer:new" threadId={null} newThreadDefaults={start?.defaults} />
       )}
     </main>
