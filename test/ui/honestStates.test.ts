@@ -5,11 +5,12 @@
 // last message, and the Threads tree agreeing with the conversation while a thread is open and after an
 // undo. The extension runs the built server through a small wrapper that marker files make fail or slow.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { serverBundle } from '../support/paths';
 import { tempDir } from '../support/tempDirs';
+import { until } from '../support/until';
 import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
@@ -42,7 +43,7 @@ if (fs.existsSync(path.join(__dirname, 'fail'))) {
   process.stderr.write('error: config.toml: model_provider "nope" is not defined\\n');
   process.exit(2);
 }
-const delay = fs.existsSync(path.join(__dirname, 'slow')) ? 8000 : 0;
+const delay = fs.existsSync(path.join(__dirname, 'slow')) ? 15000 : 0;
 setTimeout(() => {
   const child = spawn(process.execPath, [${JSON.stringify(bundle)}, ...process.argv.slice(2)], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 1));
@@ -106,11 +107,21 @@ describe('the conversation’s honest states (installed .vsix)', function () {
     marker('slow', true);
     for (const kind of ['dark', 'high-contrast', 'light'] as ThemeKind[]) {
       await setColorTheme(wb.page, kind);
+      // The theme is in the settings before the window reloads, so it comes back in it.
+      await until(() => readFileSync(wb.server.settingsFile, 'utf8').includes(themes[kind].label));
       await runCommand(wb.page, 'Developer: Reload Window');
-      await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-      if (!(await view(wb.page, 'Conversation').isVisible())) await openThreadline();
+      await wb.page
+        .locator(`.monaco-workbench.${themes[kind].workbenchClass} .part.activitybar`)
+        .waitFor({ timeout: 60_000 });
       const restored = conversation(wb.page);
       const skeleton = restored.getByRole('status', { name: 'Loading the conversation' });
+      // The side bar comes back as it was; if not yet, the view is opened by command (a click on the
+      // activity bar icon would close a side bar that was just coming back).
+      if (!(await skeleton.isVisible().catch(() => false))) {
+        await view(wb.page, 'Conversation')
+          .waitFor({ timeout: 10_000 })
+          .catch(() => runCommand(wb.page, 'Threadline: Focus Composer'));
+      }
       await skeleton.waitFor({ timeout: 30_000 });
       assert.equal(await restored.locator('.tl-start').count(), 0, 'no empty start view before the thread');
       await screenshot(wb.page, `state-loading-${kind}`);
