@@ -98,7 +98,8 @@ export class ThreadsView extends Disposable {
       // Until the first page is in, an empty tree says nothing (it said "No threads yet" while a
       // thread was open, whenever the server was starting or restarting): the welcome view says so.
       this.model.onDidChange((nodes) => {
-        if (!nodes && !this.model.listed) void vscode.commands.executeCommand('setContext', LISTED_KEY, false);
+        if (!nodes && !this.model.listed)
+          void vscode.commands.executeCommand('setContext', LISTED_KEY, false);
       }),
     );
     this.updateMessage();
