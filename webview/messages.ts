@@ -56,6 +56,11 @@ export type HostMessage =
   | { type: 'snapshot'; seq: number; snapshot: ThreadSnapshot; context: ViewContext }
   /** No thread selected: the view shows the composer for a new thread and this workspace's recent threads. */
   | { type: 'empty'; context: ViewContext; reason?: string; start?: StartInfo }
+  /**
+   * The server stopped for good (it crashed repeatedly or cannot start): the view says why and offers
+   * Show Log and Restart; a snapshot or `empty` after a restart replaces it.
+   */
+  | { type: 'serverFailed'; reason: string; context: ViewContext }
   /** One protocol notification for the shown thread; `seq` is the previous message's + 1. */
   | { type: 'delta'; threadId: string; seq: number; notification: ProtocolNotification }
   /** Older turns, prepended (answer-free push so the list can keep its scroll anchor). */
@@ -115,6 +120,8 @@ export type PromptOutcome =
 
 /** What the view with no thread open shows besides the composer. */
 export interface StartInfo {
+  /** The workspace's name (VS Code's), when a folder is open. */
+  workspace?: string;
   /** This workspace's threads, most recently updated first (a handful). */
   recent: RecentThread[];
   /** What a new thread would run with, as far as the editor's settings say. */
@@ -178,6 +185,14 @@ export interface HostRequests {
   /** A pasted image written to a temp file, so it can travel as `localImage`. */
   saveImage: { params: { dataUrl: string }; result: { path: string } };
   loadOlderTurns: { params: { threadId: string }; result: { loaded: number } };
+  /**
+   * Edit and resend: drops the thread's last turn (`turnId`, thread/rollback) and starts a new one with
+   * the edited input. Refused when `turnId` is no longer the last turn or a turn is running.
+   */
+  resendEdited: {
+    params: { threadId: string; turnId: string; input: UserInput[]; overrides: TurnOverrides };
+    result: { turnId: string };
+  };
   /** Starts a thread in this workspace with its first turn; the view then shows it. */
   startThread: { params: { input: UserInput[]; overrides: TurnOverrides }; result: { threadId: string } };
   checkSetup: { params: Record<string, never>; result: SetupStatus };
@@ -242,7 +257,10 @@ export type WebviewMessage =
   /** "Manage Workspace Trust" from the composer's Restricted Mode notice. */
   | { type: 'manageTrust' }
   /** A recent thread picked in the view with no thread open. */
-  | { type: 'openThread'; threadId: string };
+  | { type: 'openThread'; threadId: string }
+  /** The server-failed state's buttons. */
+  | { type: 'showLog' }
+  | { type: 'restartServer' };
 
 /** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */
 export interface PersistedState {

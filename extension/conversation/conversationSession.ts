@@ -22,6 +22,7 @@ import { readSettings } from '../settings/settings';
 import type { DiffViews } from './diffViews';
 import type { FileMentions } from './fileMentions';
 import { startInfo, startThread } from './newThread';
+import { replaceLastTurn } from './resendEdited';
 import { PromptFeed, type PromptRegistry } from './promptFeed';
 import { slashRequests } from './slashRequests';
 import { ThreadFeed } from './threadFeed';
@@ -49,6 +50,8 @@ export class ConversationSession extends Disposable {
   private readonly prompts: PromptFeed;
   private readonly turnChanges: TurnChanges;
   private revealTurnId: string | undefined;
+  /** The view shows the server's failure: the server running again reloads it. */
+  private showsFailure = false;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -71,6 +74,12 @@ export class ConversationSession extends Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.context.restricted = false;
         if (this.ready) void this.load();
+      }),
+      // A server that stopped for good is said in the view; once it runs again the view loads afresh.
+      services.server.onStateChange((state, detail) => {
+        if (!this.ready) return;
+        if (state === 'failed') this.postFailure(detail);
+        else if (state === 'ready' && this.showsFailure) void this.load();
       }),
       services.server.onResubscribed((resumed) => {
         if (resumed.thread.id === this.feed?.threadId)
@@ -165,6 +174,14 @@ export class ConversationSession extends Disposable {
         return this.prompts.answer(message.key, message.result);
       case 'openThread':
         return this.show(message.threadId);
+      case 'showLog':
+        this.services.server.log.show();
+        return;
+      case 'restartServer':
+        await vscode.commands
+          .executeCommand('threadline.restartServer')
+          .then(undefined, (e: Error) => this.showError(e));
+        return;
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');
         return;
@@ -181,19 +198,36 @@ export class ConversationSession extends Disposable {
     }
   }
 
+  private postFailure(detail: string | undefined): void {
+    this.showsFailure = true;
+    const reason = detail ?? this.services.server.failure ?? 'It exited and was not restarted.';
+    this.post({ type: 'serverFailed', reason, context: this.context });
+  }
+
+  /** After a failed load: the server's failure when that is why, else `otherwise`. */
+  private failedLoad(otherwise: () => void): void {
+    if (this.services.server.state === 'failed') this.postFailure(undefined);
+    else otherwise();
+  }
+
   private async load(): Promise<void> {
+    this.showsFailure = false;
     this.feed?.dispose();
     this.feed = undefined;
     this.kept?.dispose();
     this.kept = this.threadId ? this.services.server.keepSubscribed(this.threadId) : undefined;
     if (!this.threadId) {
       this.prompts.show(undefined);
+      let failed = false;
       const start = await startInfo(this.services.server).catch((error: Error) => {
         this.showError(error);
+        failed = true;
         return undefined;
       });
       // A thread opened while the list was read wins.
-      if (!this.threadId) this.post({ type: 'empty', context: this.context, start });
+      if (this.threadId) return;
+      if (failed) this.failedLoad(() => this.post({ type: 'empty', context: this.context }));
+      else this.post({ type: 'empty', context: this.context, start });
       return;
     }
     this.context.turnChanges = supportsTurnChanges(this.services.server);
@@ -211,11 +245,13 @@ export class ConversationSession extends Disposable {
       this.revealTurnId = undefined;
     } catch (error) {
       this.prompts.show(undefined);
-      this.post({
-        type: 'empty',
-        context: this.context,
-        reason: `Could not open the thread: ${(error as Error).message}`,
-      });
+      this.failedLoad(() =>
+        this.post({
+          type: 'empty',
+          context: this.context,
+          reason: `Could not open the thread: ${(error as Error).message}`,
+        }),
+      );
     }
   }
 
@@ -266,6 +302,17 @@ export class ConversationSession extends Disposable {
         const threadId = await startThread(server, input, this.turnSettings(overrides));
         await this.show(threadId);
         return { threadId };
+      },
+      resendEdited: async ({ threadId, turnId, input, overrides }) => {
+        const turn = await replaceLastTurn(
+          server,
+          threadId,
+          turnId,
+          input,
+          this.turnSettings(overrides),
+          () => (threadId === this.feed?.threadId ? this.feed.snapshot() : Promise.resolve()),
+        );
+        return { turnId: turn };
       },
       checkSetup: () => setupStatus(server),
       runSetup: (setup) => runSetup(server, setup),

@@ -1,5 +1,6 @@
 // The view with no thread open: what it shows (this workspace's recent threads, the pickers' starting
 // values) and how its first send becomes a thread of this workspace with its first turn.
+import * as vscode from 'vscode';
 import { approvalPolicies, sandboxModes } from '../../server/protocol/enums';
 import type { UserInput } from '../../server/protocol/userInput';
 import type { StartInfo } from '../../webview/messages';
@@ -25,6 +26,7 @@ export async function startInfo(server: ThreadlineServer): Promise<StartInfo> {
     ...(cwd ? { cwd } : {}),
   });
   return {
+    workspace: vscode.workspace.name,
     recent: data.map((t) => ({ id: t.id, label: threadTitle(t), updatedAt: t.updatedAt })),
     defaults: {
       model: settings.model,

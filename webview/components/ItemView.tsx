@@ -12,6 +12,7 @@ import { AgentMessage, Reasoning, UserMessage } from './items/messages';
 import { PlanCard } from './items/PlanCard';
 import { ContextCompaction, GenericCard, ImageView, ReviewMode } from './items/misc';
 import { ToolCall, WebSearch } from './items/ToolCall';
+import { EditMessageButton } from '../states/TurnActions';
 
 export const ItemView = memo(function ItemView({ itemKey }: { itemKey: string }) {
   const item = useItem(itemKey);
@@ -26,7 +27,12 @@ export const ItemView = memo(function ItemView({ itemKey }: { itemKey: string })
 function KnownItem({ item, itemKey }: { item: ThreadItem; itemKey: string }) {
   switch (item.type) {
     case 'userMessage':
-      return <UserMessage item={item} />;
+      return (
+        <>
+          <UserMessage item={item} />
+          <EditMessageButton itemKey={itemKey} />
+        </>
+      );
     case 'agentMessage':
       return <AgentMessage item={item} />;
     case 'reasoning':

@@ -18,6 +18,7 @@ import type { Model } from '../../server/protocol/modelMethods';
 import type { UserInput } from '../../server/protocol/userInput';
 import type { PickerDefaults, TurnOverrides } from '../messages';
 import { useHost, useView } from '../components/hooks';
+import { EditingNotice, useComposerFill } from './composerFill';
 import { SetupCard } from '../setup/SetupCard';
 import { useSetup } from '../setup/useSetup';
 import { insertMention, mentionAt, type MentionQuery } from './mention';
@@ -81,6 +82,8 @@ export function Composer({
     },
     [host, draftKey],
   );
+  const lastTurnId = useView((s) => s.turnIds[s.turnIds.length - 1]);
+  const edit = useComposerFill(setDraft, input, lastTurnId);
 
   useEffect(() => {
     setDraftState(host.state.drafts[draftKey] ?? '');
@@ -130,7 +133,16 @@ export function Composer({
     const turnOverrides = mode ? { ...overrides, mode: { mode, model } } : overrides;
     try {
       if (running && threadId) await host.request('steerTurn', { threadId, turnId: running, input: content });
-      else if (threadId) {
+      else if (threadId && edit.editTurnId) {
+        await host.request('resendEdited', {
+          threadId,
+          turnId: edit.editTurnId,
+          input: content,
+          overrides: turnOverrides,
+        });
+        edit.cancel();
+        if (mode) modes.sent(draftKey);
+      } else if (threadId) {
         await host.request('startTurn', { threadId, input: content, overrides: turnOverrides });
         if (mode) modes.sent(draftKey);
       } else {
@@ -252,6 +264,7 @@ export function Composer({
             onClose={closeStatus}
           />
         )}
+        <EditingNotice edit={edit} onCancel={() => (edit.cancel(), setDraft(''))} />
         {policyOpen && defaults && policyKnown && (
           <PolicyPickers value={overrides} defaults={defaults} onChange={setOverrides} />
         )}
