@@ -82,8 +82,7 @@ export function Composer({
     },
     [host, draftKey],
   );
-  const lastTurnId = useView((s) => s.turnIds[s.turnIds.length - 1]);
-  const edit = useComposerFill(setDraft, input, lastTurnId);
+  const edit = useComposerFill(setDraft, input, lastTurnId ?? undefined);
 
   useEffect(() => {
     setDraftState(host.state.drafts[draftKey] ?? '');
