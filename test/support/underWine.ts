@@ -1,0 +1,28 @@
+// Whether the suites drive the server under Wine: the Wine run (test/wine/.mocharc.json) sets
+// THREADLINE_TEST_WINE=1, and ServerProcess then starts the official Windows Node under Wine
+// (test/wine/stdioBridge.ts). A check that cannot apply there says why with unlessWine.
+import { windowsPath } from '../wine/winePaths';
+
+export const underWine = () => process.env.THREADLINE_TEST_WINE === '1';
+
+/** A path as the server names it, for files a suite writes for it to read (rollouts, config). */
+export const serverPath = (path: string) => (underWine() ? windowsPath(path) : path);
+
+/** The platform the server runs on (its initialize answer, its paths and shells): win32 under Wine. */
+export const serverPlatform = (): NodeJS.Platform => (underWine() ? 'win32' : process.platform);
+
+/**
+ * Under Wine, skips this test (called in `it` or `beforeEach`) or the whole suite (called in
+ * `before`), adding the reason to its title so the run shows it.
+ */
+export function unlessWine(context: Mocha.Context, reason: string): void {
+  if (!underWine()) return;
+  const wholeSuite = context.test?.type === 'hook' && /^"before all" hook/.test(context.test.title);
+  const runnable = wholeSuite ? context.test!.parent : (context.currentTest ?? context.test);
+  if (runnable) runnable.title += ` (not under Wine: ${reason})`;
+  context.skip();
+}
+
+/** Why a check that needs the server's fetch (undici) cannot run under Wine. */
+export const WINE_NO_FETCH =
+  'Wine 8 fails the keep-alive options fetch sets on a socket before it connects (connect UNKNOWN)';
