@@ -107,7 +107,10 @@ describe('app-server over stdio: handshake and errors', () => {
   });
 
   it('answers a line over the size limit with a clear error and keeps reading', async function () {
-    unlessWine(this, 'a line limit of stdio; over WebSocket an oversized message closes the connection (1009)');
+    unlessWine(
+      this,
+      'a line limit of stdio; over WebSocket an oversized message closes the connection (1009)',
+    );
     await server.initialize();
     server.send({ id: 'huge', method: 'thread/list', params: { searchTerm: 'x'.repeat(100_000) } });
     const tooBig = await server.next((m) => m.id === null && m.error?.code === -32600);

@@ -21,7 +21,12 @@ export interface WineChildOptions {
   bundle?: string;
 }
 
-export function wineStdioChild({ home, env, args, bundle }: WineChildOptions): ChildProcessWithoutNullStreams {
+export function wineStdioChild({
+  home,
+  env,
+  args,
+  bundle,
+}: WineChildOptions): ChildProcessWithoutNullStreams {
   const windowsEnv = Object.fromEntries(
     Object.entries(env).map(([name, value]) => [name, toWindowsPaths(value) as string]),
   );
@@ -106,7 +111,7 @@ function logReader(path: string, onText: (text: string) => void) {
   return {
     drain() {
       if (!open) return;
-      for (let read = readSync(fd, buffer, 0, buffer.length, offset); read > 0; ) {
+      for (let read = readSync(fd, buffer, 0, buffer.length, offset); read > 0;) {
         offset += read;
         onText(decoder.write(buffer.subarray(0, read)));
         read = readSync(fd, buffer, 0, buffer.length, offset);

@@ -27,7 +27,5 @@ function mapStrings(value: unknown, turn: (text: string) => string): unknown {
   if (typeof value === 'string') return turn(value);
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, turn));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [turn(key), mapStrings(item, turn)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [turn(key), mapStrings(item, turn)]));
 }
