@@ -8,6 +8,7 @@
 // child itself is the Wine process, so kill() and the exit event are the server's own.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { WebSocket } from 'ws';
@@ -40,10 +41,22 @@ export function wineStdioChild({
   let socket: WebSocket | null = null;
   const waiting: string[] = [];
   let partial = '';
+  let corked = false;
   const sendLine = (line: string) => {
     if (line.length === 0) return;
-    if (socket?.readyState === WebSocket.OPEN) socket.send(windowsLine(line));
-    else waiting.push(line);
+    if (socket?.readyState !== WebSocket.OPEN) return void waiting.push(line);
+    // Lines written in one tick leave in one TCP write, as they would through a pipe: the server
+    // reads them together (a search superseded by the next line is cancelled, not finished first).
+    const tcp = (socket as unknown as { _socket: Socket })._socket;
+    if (!corked) {
+      corked = true;
+      tcp.cork();
+      process.nextTick(() => {
+        corked = false;
+        tcp.uncork();
+      });
+    }
+    socket.send(windowsLine(line));
   };
   const stdin = new Writable({
     write(chunk: Buffer, _encoding, done) {
