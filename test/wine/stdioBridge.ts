@@ -35,6 +35,8 @@ export function wineStdioChild({
   const { child } = launched;
   const stdout = new PassThrough();
   const stderr = new PassThrough();
+  // What the bridge itself has to say goes on stderr too, while the server runs.
+  const note = (text: string) => void (stderr.writableEnded || stderr.write(`stdio bridge: ${text}\n`));
   const log = logReader(launched.log, (text) => stderr.write(text));
   const poll = setInterval(log.drain, 100);
 
@@ -79,17 +81,18 @@ export function wineStdioChild({
       socket.on('open', () => waiting.splice(0).forEach(sendLine));
       socket.on('message', (data) => {
         // What the server logged before it sent this is on stderr first, as with pipes.
+        if (stdout.writableEnded) return;
         log.drain();
         stdout.write(`${unixLine(String(data))}\n`);
       });
       socket.on('close', (code, reason) => {
         if (child.exitCode === null && child.signalCode === null) {
-          stderr.write(`stdio bridge: the server closed the WebSocket (${code} ${String(reason)})\n`);
+          note(`the server closed the WebSocket (${code} ${String(reason)})`);
         }
       });
-      socket.on('error', (error) => stderr.write(`stdio bridge: ${error.message}\n`));
+      socket.on('error', (error) => note(error.message));
     },
-    (error: Error) => stderr.write(`stdio bridge: ${error.message}\n`),
+    (error: Error) => note(error.message),
   );
 
   child.once('exit', () => {
