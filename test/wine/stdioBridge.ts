@@ -38,7 +38,7 @@ export function wineStdioChild({
   // What the bridge itself has to say goes on stderr too, while the server runs.
   const note = (text: string) => void (stderr.writableEnded || stderr.write(`stdio bridge: ${text}\n`));
   const log = logReader(launched.log, (text) => stderr.write(text));
-  const poll = setInterval(log.drain, 100);
+  const poll = setInterval(log.drain, 100).unref();
 
   let socket: WebSocket | null = null;
   const waiting: string[] = [];
