@@ -1,4 +1,4 @@
-// Whether the suites drive the server under Wine: the Wine run (test/wine/.mocharc.json) sets
+// Whether the suites drive the server under Wine: the Wine run (test/wine/rootHooks.ts) sets
 // THREADLINE_TEST_WINE=1, and ServerProcess then starts the official Windows Node under Wine
 // (test/wine/stdioBridge.ts). A check that cannot apply there says why with unlessWine.
 import { windowsPath } from '../wine/winePaths';
