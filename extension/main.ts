@@ -16,6 +16,7 @@ import { ThreadsView } from './threads/threadsView';
 import { setupStatus } from './account/setupStatus';
 import { walkthroughProgress } from './walkthrough/walkthroughProgress';
 import { McpServersView } from './mcp/mcpServersView';
+import { threadExportCommands } from './export/threadExport';
 
 let server: ThreadlineServer | undefined;
 
@@ -54,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     openSettingsCommand(server),
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
     ...registerConversation(context, server, approvals),
+    ...threadExportCommands(server),
     ...walkthroughProgress(server, () => setupStatus(server!)),
   );
   return { server, threads, approvals, reviews, alerts, mcp };

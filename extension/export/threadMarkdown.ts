@@ -82,7 +82,7 @@ function userInputText(input: UserInput): string {
 }
 
 function commandBlock(item: Extract<ThreadItem, { type: 'commandExecution' }>): string {
-  const facts = [item.status];
+  const facts: string[] = [item.status];
   if (typeof item.exitCode === 'number') facts.push(`exit ${item.exitCode}`);
   if (typeof item.durationMs === 'number') facts.push(`${(item.durationMs / 1000).toFixed(1)} s`);
   const head = `**Ran** in ${code(item.cwd)} (${facts.join(', ')})\n\n${fence(item.command, 'sh')}`;
