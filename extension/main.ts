@@ -19,6 +19,7 @@ import { setupStatus } from './account/setupStatus';
 import { walkthroughProgress } from './walkthrough/walkthroughProgress';
 import { McpServersView } from './mcp/mcpServersView';
 import { threadExportCommands } from './export/threadExport';
+import { commandTerminals } from './terminal/commandTerminals';
 
 let server: ThreadlineServer | undefined;
 
@@ -64,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
     ...registerConversation(context, server, approvals),
     ...threadExportCommands(server),
+    ...commandTerminals(server),
     ...walkthroughProgress(server, () => setupStatus(server!)),
   );
   return { server, threads, approvals, reviews, alerts, turnAlerts, mcp };

@@ -25,6 +25,7 @@ import { startInfo, startThread } from './newThread';
 import { PromptFeed, type PromptRegistry } from './promptFeed';
 import { ThreadFeed } from './threadFeed';
 import { supportsTurnChanges, TurnChanges } from './turnChanges';
+import { SHOW_IN_TERMINAL } from '../terminal/commandTerminals';
 
 export interface SessionServices {
   server: ThreadlineServer;
@@ -164,6 +165,9 @@ export class ConversationSession extends Disposable {
         return this.prompts.answer(message.key, message.result);
       case 'openThread':
         return this.show(message.threadId);
+      case 'showInTerminal':
+        await vscode.commands.executeCommand(SHOW_IN_TERMINAL, message.threadId, message.item);
+        return;
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');
         return;

@@ -131,6 +131,12 @@ describe('webview items (jsdom)', () => {
     assert.match(pre(), /line 30$/);
     await page.act(() => page.find('.tl-terminal button').click());
     assert.match(pre(), /^line 1\n/);
+    // Show in Terminal hands the host the item as the view has it, output so far included.
+    await page.act(() => page.find('button.tl-command-terminal').click());
+    const posted = page.posted.at(-1) as { type: string; threadId: string; item: typeof command };
+    assert.equal(posted.type, 'showInTerminal');
+    assert.equal(typeof posted.threadId, 'string');
+    assert.deepEqual(posted.item, command);
     await page.unmount();
   });
 
