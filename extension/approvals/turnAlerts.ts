@@ -46,7 +46,9 @@ export class TurnAlerts extends Disposable {
       server.onNotification('turn/completed', ({ threadId, turn }) => {
         // An interrupted turn was stopped by someone (or the server stopped): nothing to announce.
         if (turn.status !== 'completed' && turn.status !== 'failed') return;
-        if (approvals.isVisible(threadId)) return;
+        const seen = approvals.isVisible(threadId);
+        server.log.info(`turn ${turn.id} of thread ${threadId} ${turn.status}${seen ? '' : ' unseen'}`);
+        if (seen) return;
         this.ended(threadId, { status: turn.status, error: turn.error?.message, at: Date.now() });
       }),
       server.onNotification('turn/started', ({ threadId }) => this.seen(threadId)),

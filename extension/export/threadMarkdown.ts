@@ -19,22 +19,22 @@ export function threadMarkdown(thread: ExportedThread): string {
     `started ${new Date(thread.createdAt * 1000).toISOString()}`,
   ];
   const blocks = [`# ${inline(title)}`, facts.join(' · ')];
-  thread.turns.forEach((turn, index) => blocks.push(...turnBlocks(turn, index + 1)));
+  thread.turns.forEach((turn, index) => blocks.push(...turnBlocks(turn, index + 1, thread.cwd)));
   return `${blocks.join('\n\n')}\n`;
 }
 
-function turnBlocks(turn: Turn, n: number): string[] {
+function turnBlocks(turn: Turn, n: number, cwd: string): string[] {
   const ended = turn.status === 'completed' ? '' : ` (${turn.status})`;
   const blocks = [`## Turn ${n}${ended}`];
   for (const item of turn.items) {
-    const block = itemBlock(item);
+    const block = itemBlock(item, cwd);
     if (block) blocks.push(block);
   }
   if (turn.error) blocks.push(quote(`**Error:** ${inline(turn.error.message)}`, false));
   return blocks;
 }
 
-function itemBlock(item: ThreadItem): string | undefined {
+function itemBlock(item: ThreadItem, cwd: string): string | undefined {
   switch (item.type) {
     case 'userMessage':
       return `**You**\n\n${quote(item.content.map(userInputText).join('\n\n'))}`;
@@ -45,7 +45,7 @@ function itemBlock(item: ThreadItem): string | undefined {
     case 'commandExecution':
       return commandBlock(item);
     case 'fileChange':
-      return fileChangeBlock(item);
+      return fileChangeBlock(item, cwd);
     case 'mcpToolCall':
       return `**Tool** ${code(`${item.server}.${item.tool}`)} (${item.status})`;
     case 'dynamicToolCall':
@@ -90,16 +90,23 @@ function commandBlock(item: Extract<ThreadItem, { type: 'commandExecution' }>): 
   if (!output) return head;
   const lines = output.replace(/\n$/, '').split('\n').length;
   const summary = `Output (${lines} line${lines === 1 ? '' : 's'})`;
-  return `${head}\n\n<details><summary>${summary}</summary>\n\n${fence(output, 'text')}\n\n</details>`;
+  return `${head}\n\n<details><summary>${summary}</summary>\n\n${fence(output, 'text')}\n\n</details>\n`;
 }
 
-function fileChangeBlock(item: Extract<ThreadItem, { type: 'fileChange' }>): string {
+function fileChangeBlock(item: Extract<ThreadItem, { type: 'fileChange' }>, cwd: string): string {
   const files = item.changes.map((change) => {
     const kind = change.kind;
-    const moved = kind.type === 'update' && kind.move_path ? ` → ${code(kind.move_path)}` : '';
-    return `${kind.type === 'add' ? 'Added' : kind.type === 'delete' ? 'Deleted' : 'Changed'} ${code(change.path)}${moved}\n\n${fence(asDiff(change.kind.type, change.diff), 'diff')}`;
+    const moved = kind.type === 'update' && kind.move_path ? ` → ${code(within(cwd, kind.move_path))}` : '';
+    return `${kind.type === 'add' ? 'Added' : kind.type === 'delete' ? 'Deleted' : 'Changed'} ${code(within(cwd, change.path))}${moved}\n\n${fence(asDiff(change.kind.type, change.diff), 'diff')}`;
   });
   return [`**Changed files** (${item.status})`, ...files].join('\n\n');
+}
+
+/** A path under the thread's folder as relative to it (the folder is named at the top); others whole. */
+function within(cwd: string, path: string): string {
+  const folder = cwd.replace(/[\\/]+$/, '');
+  const rest = path.slice(folder.length);
+  return path.startsWith(folder) && /^[\\/]/.test(rest) ? rest.slice(1) : path;
 }
 
 /** An added file's diff is its content and a deleted one's its old content: both shown as lines of a diff. */

@@ -89,12 +89,14 @@ describe('a thread as Markdown', () => {
       status: 'completed',
       changes: [
         { path: 'src/a.ts', kind: { type: 'update', move_path: null }, diff: '@@ -1 +1 @@\n-old\n+new\n' },
-        { path: 'NEW.md', kind: { type: 'add' }, diff: 'hello\nworld\n' },
+        { path: '/work/app/NEW.md', kind: { type: 'add' }, diff: 'hello\nworld\n' },
+        { path: '/work/apples/x', kind: { type: 'delete' }, diff: 'x\n' },
       ],
     };
     const md = threadMarkdown(thread([turn([change])]));
     assert.match(md, /Changed `src\/a\.ts`\n\n```diff\n@@ -1 \+1 @@\n-old\n\+new\n```/);
-    assert.match(md, /Added `NEW\.md`\n\n```diff\n\+hello\n\+world\n```/);
+    assert.match(md, /Added `NEW\.md`\n\n```diff\n\+hello\n\+world\n```/, 'relative to the thread folder');
+    assert.match(md, /Deleted `\/work\/apples\/x`\n\n```diff\n-x\n```/, 'a sibling folder is not inside');
   });
 
   it('keeps hostile model text inside its quote: no fake heading, no HTML, no escape from a fence', () => {

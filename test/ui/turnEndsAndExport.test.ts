@@ -1,0 +1,187 @@
+// Leaving a thread and coming back to it, in the installed .vsix, driven as a user: a turn that ends
+// while an editor tab has the focus (the conversation hidden) raises a notification, marks the thread
+// and the status bar, and the notification's Open Thread brings it back; Show in Terminal mirrors a
+// running command's coloured output live; a thread with a command and a patch exported (Markdown and
+// rollout) and imported again comes back as a new thread with the same turns.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { useModelServer } from '../fixtures/modelServer/server';
+import { useWorkbench } from '../support/harness/uiFixture';
+import { activityBarItem, notification, runCommand, screenshot, view } from '../support/harness/workbench';
+import { conversation, newThread, send, useScriptedModel } from './conversationPage';
+
+const patch = [
+  '*** Begin Patch',
+  '*** Update File: README.md',
+  '@@',
+  ' # Demo',
+  '-old line',
+  '+new line',
+  '*** End Patch',
+].join('\n');
+
+const execCall = (cmd: string, callId: string) => ({
+  toolCall: { name: 'exec_command', arguments: JSON.stringify({ cmd, yield_time_ms: 30_000 }), callId },
+});
+
+/** Types a path into the editor's own file dialog (the simple dialog of a browser workbench) and accepts it. */
+async function answerFileDialog(page: Page, path: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(path);
+  await page.waitForTimeout(300); // the dialog validates the path as it is typed
+  await input.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+/** The rollout files of the extension's server. */
+function rollouts(home: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.jsonl')) found.push(join(dir, entry.name));
+    }
+  };
+  if (existsSync(join(home, 'sessions'))) walk(join(home, 'sessions'));
+  return found;
+}
+
+describe('turn alerts, commands in a terminal, export and import (installed .vsix)', function () {
+  this.timeout(150_000);
+  const wb = useWorkbench({ 'README.md': '# Demo\nold line\n' });
+  const model = useModelServer();
+  useScriptedModel(wb, () => model.baseUrl, { approval: 'never', sandbox: 'workspace-write' });
+  before(() =>
+    wb.server.addUserSettings({
+      'threadline.notifications': 'always',
+      // xterm draws with the DOM then, so the test can read the terminal's text and colours.
+      'terminal.integrated.gpuAcceleration': 'off',
+    }),
+  );
+
+  it('notifies of a turn that ended while an editor tab had the focus; Open Thread brings it back', async () => {
+    model.script({ output: [{ text: 'All done while you were away.' }], delayMs: 6_000 });
+    const frame = await newThread(wb.page);
+    await send(frame, 'Take your time');
+    // Sent (the composer checks the provider first): the turn runs on the server from here on.
+    await frame.locator('[data-turn-status="inProgress"]').waitFor({ timeout: 15_000 });
+    // The user goes on with something else: the Explorer, a file in the editor, which takes the focus.
+    await activityBarItem(wb.page, 'Explorer').click();
+    await wb.page.locator('.part.sidebar .monaco-list-row', { hasText: 'README.md' }).click();
+    await wb.page.locator('.tab.active', { hasText: 'README.md' }).waitFor();
+    await wb.page.locator('.monaco-editor .view-line', { hasText: 'old line' }).click();
+
+    const toast = notification(wb.page, /Take your time.*the turn is done/);
+    await toast.waitFor({ timeout: 30_000 });
+    const status = wb.page.locator('.part.statusbar .statusbar-item', {
+      hasText: 'Threadline: turn done in Take your time',
+    });
+    await status.waitFor({ timeout: 5_000 });
+    const badge = activityBarItem(wb.page, 'Threadline').locator('.badge');
+    await badge.waitFor({ timeout: 5_000 });
+    assert.equal((await badge.textContent())?.trim(), '1');
+    await screenshot(wb.page, 'turn-done-notification');
+
+    await toast.getByRole('button', { name: 'Open Thread' }).click();
+    // A view shown again after it was hidden has no `purpose` in its frame's URL: the only page.
+    await conversation(wb.page, 'only')
+      .getByText('All done while you were away.')
+      .waitFor({ timeout: 15_000 });
+    // Seen now: the status bar and the badge let go of it.
+    await status.waitFor({ state: 'hidden', timeout: 10_000 });
+    await badge.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.deepEqual(wb.browser.consoleErrors, []);
+  });
+
+  it('mirrors a running command in a terminal, live and in colour', async () => {
+    const cmd = "for i in 1 2 3 4 5 6; do printf '\\033[31mred %s\\033[0m plain\\n' $i; sleep 1; done";
+    model.script({ output: [execCall(cmd, 'call_loop')] }, { output: [{ text: 'The loop ran.' }] });
+    const frame = await newThread(wb.page);
+    await send(frame, 'Run the loop');
+    const command = frame.locator('[data-item-type="commandExecution"]');
+    await command
+      .getByRole('log', { name: 'Command output' })
+      .getByText('red 1')
+      .waitFor({ timeout: 30_000 });
+    await command.getByRole('button', { name: /Show in Terminal/ }).click();
+
+    const panel = wb.page.locator('.part.panel');
+    await panel.getByText('Threadline: for i in', { exact: false }).first().waitFor({ timeout: 15_000 });
+    const terminal = panel.locator('.xterm-rows').first();
+    await terminal.waitFor({ timeout: 15_000 });
+    // Lines printed after the terminal opened arrive in it while the command still runs.
+    await terminal.getByText('red 4', { exact: false }).waitFor({ timeout: 20_000 });
+    assert.equal(await command.locator('.tl-status-inProgress').count(), 1, 'still running when mirrored');
+    await terminal.getByText('[exit 0]').waitFor({ timeout: 20_000 });
+    const text = (await terminal.textContent()) ?? '';
+    for (let i = 1; i <= 6; i++)
+      assert.equal(text.split(`red ${i}`).length - 1, 1, `line ${i} once: ${text}`);
+    // The red stays red: xterm's DOM renderer gives the coloured span its palette class.
+    const red = terminal.locator('span.xterm-fg-1', { hasText: 'red 2' });
+    assert.equal(await red.count(), 1, 'red text in red');
+    await screenshot(wb.page, 'command-in-terminal');
+  });
+
+  it('exports a thread with a command and a patch as Markdown and as a rollout, and imports it back', async function () {
+    if (wb.codex) this.skip();
+    model.script(
+      { output: [execCall('echo hello-from-command', 'call_echo')] },
+      {
+        output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_patch', custom: true } }],
+      },
+      { output: [{ text: 'Ran it and **edited** the readme.' }] },
+    );
+    const frame = await newThread(wb.page);
+    await send(frame, 'Echo, then edit the readme');
+    await frame.getByText('edited', { exact: false }).waitFor({ timeout: 30_000 });
+    await frame.locator('[data-turn-status="completed"]').waitFor({ timeout: 30_000 });
+
+    const markdown = join(wb.workspace, 'exported-thread.md');
+    await runCommand(wb.page, 'Threadline: Export as Markdown…');
+    await answerFileDialog(wb.page, markdown);
+    const toast = notification(wb.page, /exported to exported-thread\.md/);
+    await toast.waitFor({ timeout: 15_000 });
+    const md = readFileSync(markdown, 'utf8');
+    assert.match(md, /^# Echo, then edit the readme\n/);
+    assert.match(md, /> Ran it and \*\*edited\*\* the readme\./);
+    assert.match(md, /<details><summary>Output \(1 line\)<\/summary>\n\n```text\nhello-from-command\n```/);
+    assert.match(md, /Changed `.*README\.md`\n\n```diff\n@@[\s\S]*-old line\n\+new line\n```/);
+    await toast.getByRole('button', { name: 'Open Preview' }).click();
+    const preview = wb.page.locator('.tab', { hasText: 'Preview exported-thread.md' });
+    await preview.waitFor({ timeout: 20_000 });
+    await wb.page.waitForTimeout(1_500); // the preview renders in its own webview
+    await screenshot(wb.page, 'exported-markdown-preview');
+
+    const exported = join(wb.workspace, 'exported-rollout.jsonl');
+    await runCommand(wb.page, 'Threadline: Export Rollout…');
+    await answerFileDialog(wb.page, exported);
+    for (let i = 0; i < 50 && !existsSync(exported); i++) await wb.page.waitForTimeout(200);
+    assert.ok(existsSync(exported), 'the rollout was exported');
+    const before = rollouts(wb.home);
+
+    await runCommand(wb.page, 'Threadline: Import Rollout…');
+    await answerFileDialog(wb.page, exported);
+    const imported = conversation(wb.page);
+    await imported
+      .locator('.tl-header', { hasText: 'Echo, then edit the readme' })
+      .waitFor({ timeout: 20_000 });
+    const after = rollouts(wb.home);
+    assert.equal(after.length, before.length + 1, 'a new thread was written');
+    const [newFile] = after.filter((f) => !before.includes(f));
+    await imported.getByText('hello-from-command', { exact: true }).waitFor({ timeout: 15_000 });
+    await imported.locator('[data-item-type="fileChange"]').getByText('README.md').first().waitFor();
+    await imported.getByText('edited', { exact: false }).first().waitFor();
+    // A new thread: its own id, the exported file left as it was.
+    const idOf = (file: string) =>
+      (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]) as { meta: { id: string } }).meta.id;
+    assert.notEqual(idOf(newFile), idOf(exported));
+    await view(wb.page, 'Threads')
+      .getByText('Echo, then edit the readme')
+      .nth(1)
+      .waitFor({ timeout: 10_000 });
+    assert.deepEqual(wb.browser.consoleErrors, []);
+  });
+});
