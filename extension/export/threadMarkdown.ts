@@ -5,6 +5,7 @@
 import type { ThreadItem } from '../../server/protocol/items';
 import type { Thread, Turn } from '../../server/protocol/thread';
 import type { UserInput } from '../../server/protocol/userInput';
+import { plainText } from '../../webview/common/plainText';
 
 export type ExportedThread = Pick<Thread, 'id' | 'name' | 'preview' | 'cwd' | 'model' | 'createdAt'> & {
   turns: Turn[];
@@ -177,17 +178,4 @@ export function inline(text: string): string {
   return plainText(text)
     .replace(/\s+/g, ' ')
     .replace(/[\\`*_{}[\]()<>#+\-.!|~&"']/g, (c) => `\\${c}`);
-}
-
-/** Terminal colours and other control characters dropped (tabs and newlines kept). */
-export function plainText(text: string): string {
-  return (
-    text
-      .replace(/\r\n?/g, '\n')
-      // CSI and OSC sequences (colours, cursor moves, titles), then any other control character.
-      // eslint-disable-next-line no-control-regex
-      .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g, '')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
-  );
 }

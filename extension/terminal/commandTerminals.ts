@@ -36,6 +36,7 @@ export function commandTerminals(server: ThreadlineServer): vscode.Disposable[] 
         name: nameOf(line),
         pty: new ExecTerminal(
           server,
+          line,
           shellArgv(line),
           vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
           !vscode.workspace.isTrusted,

@@ -23,6 +23,8 @@ export class ExecTerminal implements vscode.Pseudoterminal {
 
   constructor(
     private readonly server: ThreadlineServer,
+    /** The command line as the user typed it (shown first). */
+    private readonly commandLine: string,
     private readonly argv: string[],
     private readonly cwd: string | undefined,
     /** Restricted Mode: read-only whatever the configuration says. */
@@ -30,7 +32,7 @@ export class ExecTerminal implements vscode.Pseudoterminal {
   ) {}
 
   open(): void {
-    this.write(`\u001b[2m$ ${this.argv.join(' ')}\u001b[0m\r\n`);
+    this.write(`\u001b[2m$ ${this.commandLine}\u001b[0m\r\n`);
     this.subscription = this.server.onNotification('command/exec/outputDelta', (params) => {
       if (params.processId !== this.processId) return;
       const text = this.decoders[params.stream].decode(Buffer.from(params.deltaBase64, 'base64'), {

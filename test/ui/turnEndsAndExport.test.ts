@@ -125,6 +125,31 @@ describe('turn alerts, commands in a terminal, export and import (installed .vsi
     await screenshot(wb.page, 'command-in-terminal');
   });
 
+  it('runs a command of the user in a terminal that sends typed lines to its input', async () => {
+    await runCommand(wb.page, 'Threadline: Run Command in Terminal…');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill('read name; printf "\\033[32mhello %s\\033[0m\\n" "$name"; cat');
+    await input.press('Enter');
+    const panel = wb.page.locator('.part.panel');
+    const terminal = panel.locator('.xterm-rows').first();
+    // The terminal starts with the command line as typed.
+    await terminal.getByText('$ read name;', { exact: false }).waitFor({ timeout: 15_000 });
+    await panel.locator('.xterm').first().click();
+    await wb.page.keyboard.type('world');
+    await wb.page.keyboard.press('Enter');
+    const greeting = terminal.locator('span.xterm-fg-2', { hasText: 'hello world' });
+    await greeting.waitFor({ timeout: 15_000 });
+    // cat echoes what it reads until Ctrl+D ends its input; then the process exits.
+    await wb.page.keyboard.type('again');
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Control+D');
+    await terminal.getByText('[exit 0]').waitFor({ timeout: 15_000 });
+    const text = (await terminal.textContent()) ?? '';
+    assert.equal(text.split('again').length - 1, 2, `typed once, echoed once by cat: ${text}`);
+    await screenshot(wb.page, 'command-exec-terminal');
+  });
+
   it('exports a thread with a command and a patch as Markdown and as a rollout, and imports it back', async function () {
     if (wb.codex) this.skip();
     model.script(

@@ -140,6 +140,22 @@ describe('webview items (jsdom)', () => {
     await page.unmount();
   });
 
+  it('shows a command output without its terminal colours (they would show as escape codes)', async () => {
+    const command = {
+      type: 'commandExecution',
+      id: 'c2',
+      command: 'npm test',
+      cwd: '/w',
+      commandActions: [],
+      status: 'completed',
+      exitCode: 0,
+      aggregatedOutput: '\u001b[31mred\u001b[0m plain\r\nnext\n',
+    };
+    const page = await show([command as never]);
+    assert.equal(page.find('.tl-terminal pre').textContent, 'red plain\nnext');
+    await page.unmount();
+  });
+
   it('shows file changes with counts and a preview, and asks the host for the diff', async () => {
     const diff = '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n-old\n+new\n+more\n same';
     const change = {

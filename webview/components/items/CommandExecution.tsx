@@ -2,6 +2,7 @@
 // exit code, duration and status.
 import { useState } from 'react';
 import type { CommandExecutionItem } from '../../../server/protocol/commandExecution';
+import { plainText } from '../../common/plainText';
 import { useHost, useView } from '../hooks';
 import { StatusBadge } from './status';
 
@@ -12,7 +13,8 @@ export function CommandExecution({ item }: { item: CommandExecutionItem }) {
   const [showAll, setShowAll] = useState(false);
   const host = useHost();
   const threadId = useView((s) => s.thread?.id);
-  const output = item.aggregatedOutput ?? '';
+  // Colours belong to a terminal (Show in Terminal keeps them); here they would show as escape codes.
+  const output = plainText(item.aggregatedOutput ?? '');
   const lines = output.replace(/\n$/, '').split('\n');
   const hidden = showAll ? 0 : Math.max(0, lines.length - outputTailLines);
   const exitCode = item.exitCode ?? undefined;
