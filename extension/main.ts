@@ -7,6 +7,8 @@ import { ProviderKeys } from './account/providerKeys';
 import { FileChangeReviews } from './approvals/fileChangeReviews';
 import { PendingApprovals } from './approvals/pendingApprovals';
 import { PromptAlerts } from './approvals/promptAlerts';
+import { TurnAlerts } from './approvals/turnAlerts';
+import { threadTitle } from '../webview/common/threadTitle';
 import { registerConversation } from './conversation/conversationViews';
 import { serverVersion } from './server/serverVersion';
 import { SaveFailures } from './server/saveFailures';
@@ -16,6 +18,8 @@ import { ThreadsView } from './threads/threadsView';
 import { setupStatus } from './account/setupStatus';
 import { walkthroughProgress } from './walkthrough/walkthroughProgress';
 import { McpServersView } from './mcp/mcpServersView';
+import { threadExportCommands } from './export/threadExport';
+import { commandTerminals } from './terminal/commandTerminals';
 
 let server: ThreadlineServer | undefined;
 
@@ -26,6 +30,7 @@ export interface ThreadlineApi {
   approvals: PendingApprovals;
   reviews: FileChangeReviews;
   alerts: PromptAlerts;
+  turnAlerts: TurnAlerts;
   mcp: McpServersView;
 }
 
@@ -35,7 +40,11 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
   // The first launch waits for the stored keys, so the server starts with them in its environment.
   server.prepare(keys.env().then((env) => server?.setProviderKeys(env)));
   const approvals = new PendingApprovals(server);
-  const threads = new ThreadsView(server, context.workspaceState, approvals);
+  const turnAlerts = new TurnAlerts(server, approvals, (threadId): string | undefined => {
+    const node = threads.model.thread(threadId);
+    return node && threadTitle(node.thread);
+  });
+  const threads: ThreadsView = new ThreadsView(server, context.workspaceState, approvals, turnAlerts);
   const reviews = new FileChangeReviews(server, approvals);
   const alerts = new PromptAlerts(approvals, reviews);
   const mcp = new McpServersView(server);
@@ -45,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     approvals,
     reviews,
     alerts,
+    turnAlerts,
     mcp,
     new ServerStatus(server),
     new SaveFailures(server),
@@ -54,9 +64,11 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     openSettingsCommand(server),
     vscode.commands.registerCommand('threadline.restartServer', () => server?.restart()),
     ...registerConversation(context, server, approvals),
+    ...threadExportCommands(server),
+    ...commandTerminals(server),
     ...walkthroughProgress(server, () => setupStatus(server!)),
   );
-  return { server, threads, approvals, reviews, alerts, mcp };
+  return { server, threads, approvals, reviews, alerts, turnAlerts, mcp };
 }
 
 /** VS Code waits for this (it disposes the subscriptions afterwards): the server child exits cleanly. */

@@ -2,6 +2,7 @@
 // sides. The host answers `ready` with a snapshot of the thread, then forwards each protocol
 // notification for it as a small delta with a per-thread sequence number: a webview that sees a gap
 // asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
+import type { CommandExecutionItem } from '../server/protocol/commandExecution';
 import type { ApprovalPolicy, SandboxMode } from '../server/protocol/enums';
 import type { ResultOf } from '../server/protocol/methods';
 import type { CustomPrompt } from './composer/customPrompts';
@@ -260,7 +261,9 @@ export type WebviewMessage =
   | { type: 'openThread'; threadId: string }
   /** The server-failed state's buttons. */
   | { type: 'showLog' }
-  | { type: 'restartServer' };
+  | { type: 'restartServer' }
+  /** "Show in Terminal" on a command item: the item as the view has it, output so far included. */
+  | { type: 'showInTerminal'; threadId: string; item: CommandExecutionItem };
 
 /** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */
 export interface PersistedState {

@@ -41,6 +41,9 @@ export class PendingApprovals extends Disposable {
   private readonly hidden = this._register(new Emitter<string>());
   /** The last view that showed this thread's prompts was hidden (or moved to another thread). */
   readonly onDidHideThread = this.hidden.event;
+  private readonly shown = this._register(new Emitter<string>());
+  /** A view that shows this thread became visible (the thread may have been shown already). */
+  readonly onDidShowThread = this.shown.event;
   /** Threads whose prompts some visible view shows, with how many views. */
   private readonly visible = new RefCounts<string>((threadId) => this.hidden.fire(threadId));
   private reviser: AnswerReviser | undefined;
@@ -98,7 +101,9 @@ export class PendingApprovals extends Disposable {
    * notification.
    */
   markVisible(threadId: string): IDisposable {
-    return this.visible.keep(threadId);
+    const kept = this.visible.keep(threadId);
+    this.shown.fire(threadId);
+    return kept;
   }
 
   /** Whether the user can see this thread's prompts right now. */

@@ -6,6 +6,7 @@ import { Disposable } from '../../webview/common/lifecycle';
 import type { FileChangeReviews } from './fileChangeReviews';
 import type { PromptResultOf } from '../../webview/messages';
 import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
+import { notifyWhen } from './turnAlerts';
 
 type Action<R> = { label: string; run: () => R };
 const keptNotified = 50;
@@ -68,6 +69,8 @@ export class PromptAlerts extends Disposable {
   }
 
   private async notify(prompt: PendingPrompt): Promise<void> {
+    // With notifications off, the status bar item and the tree's bell still say a prompt waits.
+    if (notifyWhen() === 'off') return;
     this.notified.push(prompt.key);
     if (this.notified.length > keptNotified) this.notified.shift();
     const actions = this.actionsFor(prompt);

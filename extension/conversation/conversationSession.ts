@@ -27,6 +27,7 @@ import { PromptFeed, type PromptRegistry } from './promptFeed';
 import { slashRequests } from './slashRequests';
 import { ThreadFeed } from './threadFeed';
 import { supportsTurnChanges, TurnChanges } from './turnChanges';
+import { SHOW_IN_TERMINAL } from '../terminal/commandTerminals';
 
 export interface SessionServices {
   server: ThreadlineServer;
@@ -181,6 +182,9 @@ export class ConversationSession extends Disposable {
         await vscode.commands
           .executeCommand('threadline.restartServer')
           .then(undefined, (e: Error) => this.showError(e));
+        return;
+      case 'showInTerminal':
+        await vscode.commands.executeCommand(SHOW_IN_TERMINAL, message.threadId, message.item);
         return;
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');

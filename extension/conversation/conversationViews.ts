@@ -3,6 +3,7 @@
 // panel serializer. `threadline.openThread` is what the Threads tree's Open runs.
 import * as vscode from 'vscode';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
+import { SHOWN_THREAD } from '../export/threadExport';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { ConversationSession, type SessionServices } from './conversationSession';
 import { DiffViews } from './diffViews';
@@ -31,6 +32,7 @@ export function registerConversation(
         : undefined,
     ),
     vscode.commands.registerCommand('threadline.focusComposer', () => views.focusComposer()),
+    vscode.commands.registerCommand(SHOWN_THREAD, () => views.viewThreadId),
     vscode.commands.registerCommand('threadline.openInEditor', (threadId: unknown) =>
       views.openPanel(typeof threadId === 'string' ? threadId : views.viewThreadId),
     ),

@@ -16,6 +16,18 @@ const icons: Record<StatusLook, vscode.ThemeIcon> = {
   idle: new vscode.ThemeIcon('comment-discussion'),
 };
 
+/** A turn that ended while nobody saw it, until the thread is looked at. */
+const unseenLook = {
+  completed: {
+    text: 'done',
+    icon: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
+  },
+  failed: {
+    text: 'failed',
+    icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+  },
+};
+
 export class ThreadTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = this._register(new Emitter<TreeNode | TreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
@@ -28,6 +40,8 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
     private readonly hasPrompt: (threadId: string) => boolean,
     /** The server's own home (initialize's codexHome): threads outside it are the Codex history's. */
     private readonly serverHome: () => string | undefined = () => undefined,
+    /** How the thread's last turn ended when nobody saw it end (see TurnAlerts), else undefined. */
+    private readonly unseenEnd: (threadId: string) => 'completed' | 'failed' | undefined = () => undefined,
   ) {
     super();
     this._register(model.onDidChange((nodes) => this.changed.fire(nodes)));
@@ -82,12 +96,13 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
     item.id = `thread:${thread.id}`;
     const when = relativeTime(thread.updatedAt, new Date());
     const origin = threadOrigin(thread, this.serverHome());
-    item.description = [statusText[look], originTag(origin), when].filter(Boolean).join(' · ');
+    const ended = look === 'idle' && !node.archived ? this.unseenEnd(thread.id) : undefined;
+    const news = ended ? unseenLook[ended] : undefined;
+    item.description = [news?.text ?? statusText[look], originTag(origin), when].filter(Boolean).join(' · ');
     item.iconPath = node.archived
       ? new vscode.ThemeIcon('archive')
-      : origin.codexHistory && look === 'idle'
-        ? new vscode.ThemeIcon('history')
-        : icons[look];
+      : (news?.icon ??
+        (origin.codexHistory && look === 'idle' ? new vscode.ThemeIcon('history') : icons[look]));
     // A Codex thread cannot be renamed or archived here: the menus leave those out.
     item.contextValue = node.archived ? 'thread.archived' : origin.codexHistory ? 'thread.codex' : 'thread';
     item.tooltip = tooltip(node, look, origin);

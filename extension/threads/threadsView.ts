@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../webview/common/lifecycle';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
+import type { TurnAlerts } from '../approvals/turnAlerts';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { openThread, threadCommands } from './threadCommands';
 import { threadOrigin } from './threadOrigin';
@@ -29,6 +30,8 @@ export class ThreadsView extends Disposable {
     server: ThreadlineServer,
     private readonly state: vscode.Memento,
     private readonly approvals: PendingApprovals,
+    /** Turns that ended unseen: their threads count in the badge and are marked in the tree. */
+    private readonly turnAlerts?: Pick<TurnAlerts, 'onDidChange' | 'endOf' | 'unseenThreads'>,
   ) {
     super();
     this.showAll = state.get<boolean>(SHOW_ALL_KEY, false);
@@ -49,6 +52,7 @@ export class ThreadsView extends Disposable {
       },
       (threadId) => approvals.list(threadId).length > 0,
       () => server.info?.codexHome,
+      (threadId) => turnAlerts?.endOf(threadId)?.status,
     );
     this.provider = provider;
     const view = vscode.window.createTreeView(THREADS_VIEW, {
@@ -70,6 +74,11 @@ export class ThreadsView extends Disposable {
         if (node) provider.refresh(node);
         this.updateBadge();
       }),
+      turnAlerts?.onDidChange((threadId) => {
+        const node = this.model.thread(threadId);
+        if (node) provider.refresh(node);
+        this.updateBadge();
+      }) ?? { dispose() {} },
       // A server that stopped for good: the tree empties so its welcome view tells why.
       server.onStateChange((state) => state === 'failed' && this.model.reset()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
@@ -127,9 +136,13 @@ export class ThreadsView extends Disposable {
 
   private updateBadge(): void {
     const waiting = this.model.waitingCount(this.approvals.list().map((p) => p.threadId));
-    this.view.badge = waiting
-      ? { value: waiting, tooltip: `${waiting} thread${waiting === 1 ? '' : 's'} waiting for approval` }
-      : undefined;
+    const ended = this.turnAlerts?.unseenThreads() ?? [];
+    const value = this.model.waitingCount([...this.approvals.list().map((p) => p.threadId), ...ended]);
+    const says = [
+      waiting ? `${waiting} thread${waiting === 1 ? '' : 's'} waiting for approval` : '',
+      value > waiting ? `${value - waiting} with a turn ended unseen` : '',
+    ];
+    this.view.badge = value ? { value, tooltip: says.filter(Boolean).join(', ') } : undefined;
   }
 
   /** The view's title line says which threads it lists. */

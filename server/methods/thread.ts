@@ -51,6 +51,7 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
     'thread/start': (params, { peer }) => sessions.start(params, peer),
     'thread/resume': (params, { peer }) => sessions.resume(params, peer),
     'thread/fork': (params, { peer }) => sessions.fork(params, peer),
+    'thread/import': (params, { peer }) => sessions.import(params, peer),
 
     'thread/read': async (params) => {
       const store = await services.store();

@@ -10,6 +10,7 @@ import type { Services } from '../services';
 import { readGitInfo } from '../threads/gitInfo';
 import type { ThreadSummary } from '../threads/summary';
 import type { NewThread } from '../threads/threadStore';
+import { readImportedRollout } from '../threads/rolloutImport';
 import { settingsFor } from './threadSettings';
 import { settleOrphanedTurns, toThread } from './threadView';
 import { encodeTurnCursor } from './turnsList';
@@ -79,6 +80,27 @@ export class ThreadSessions {
     const result = this.session(summary, settings, peer, turns);
     this.announce(peer, summary.id, 'thread/started', { thread: { ...result.thread, turns: [] } });
     return result;
+  }
+
+  /**
+   * A new thread holding an exported rollout's turns (thread/import). It runs with this server's
+   * settings for the given folder, as a new thread would: the file's folder, model and provider are
+   * someone else's and are not taken. Not loaded: the client resumes it to continue.
+   */
+  async import(params: ParamsOf<'thread/import'>, peer: Peer): Promise<ResultOf<'thread/import'>> {
+    const imported = await readImportedRollout(params.path);
+    const cwd = resolve(params.cwd ?? process.cwd());
+    const settings = applyOverrides({ ...(await this.services.config(cwd)), cwd }, { cwd });
+    await this.services.enforceRequirements(settings);
+    const store = await this.services.store();
+    const named = imported.name ? [{ type: 'name_set' as const, ts: Date.now(), name: imported.name }] : [];
+    const summary = await store.create(await this.newThread(settings, peer, false), [
+      ...imported.records,
+      ...named,
+    ]);
+    const thread = this.view(summary, (await store.history(summary.id)).turns);
+    this.announce(peer, summary.id, 'thread/started', { thread: { ...thread, turns: [] } });
+    return { thread };
   }
 
   /**

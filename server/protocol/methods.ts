@@ -19,6 +19,7 @@ import * as S from './skillMethods';
 import * as Ap from './appMethods';
 import * as P from './pluginMethods';
 import * as Fs from './fsMethods';
+import * as I from './threadImport';
 
 export interface MethodSpec {
   params: TSchema;
@@ -87,6 +88,7 @@ export const clientRequests = {
     result: K.TurnChangesRevertResponse,
     experimental: true,
   },
+  'thread/import': { params: I.ThreadImportParams, result: T.ThreadResponse, experimental: true },
   'externalAgentConfig/detect': {
     params: X.ExternalAgentConfigDetectParams,
     result: X.ExternalAgentConfigDetectResponse,

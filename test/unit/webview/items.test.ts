@@ -131,6 +131,28 @@ describe('webview items (jsdom)', () => {
     assert.match(pre(), /line 30$/);
     await page.act(() => page.find('.tl-terminal button').click());
     assert.match(pre(), /^line 1\n/);
+    // Show in Terminal hands the host the item as the view has it, output so far included.
+    await page.act(() => page.find('button.tl-command-terminal').click());
+    const posted = page.posted.at(-1) as { type: string; threadId: string; item: typeof command };
+    assert.equal(posted.type, 'showInTerminal');
+    assert.equal(typeof posted.threadId, 'string');
+    assert.deepEqual(posted.item, command);
+    await page.unmount();
+  });
+
+  it('shows a command output without its terminal colours (they would show as escape codes)', async () => {
+    const command = {
+      type: 'commandExecution',
+      id: 'c2',
+      command: 'npm test',
+      cwd: '/w',
+      commandActions: [],
+      status: 'completed',
+      exitCode: 0,
+      aggregatedOutput: '\u001b[31mred\u001b[0m plain\r\nnext\n',
+    };
+    const page = await show([command as never]);
+    assert.equal(page.find('.tl-terminal pre').textContent, 'red plain\nnext');
     await page.unmount();
   });
 

@@ -2,6 +2,8 @@
 // exit code, duration and status.
 import { useState } from 'react';
 import type { CommandExecutionItem } from '../../../server/protocol/commandExecution';
+import { plainText } from '../../common/plainText';
+import { useHost, useView } from '../hooks';
 import { StatusBadge } from './status';
 
 /** Output lines shown while collapsed; a long build log stays one glance high. */
@@ -9,7 +11,10 @@ export const outputTailLines = 12;
 
 export function CommandExecution({ item }: { item: CommandExecutionItem }) {
   const [showAll, setShowAll] = useState(false);
-  const output = item.aggregatedOutput ?? '';
+  const host = useHost();
+  const threadId = useView((s) => s.thread?.id);
+  // Colours belong to a terminal (Show in Terminal keeps them); here they would show as escape codes.
+  const output = plainText(item.aggregatedOutput ?? '');
   const lines = output.replace(/\n$/, '').split('\n');
   const hidden = showAll ? 0 : Math.max(0, lines.length - outputTailLines);
   const exitCode = item.exitCode ?? undefined;
@@ -27,6 +32,16 @@ export function CommandExecution({ item }: { item: CommandExecutionItem }) {
         <span className="tl-muted" title={item.cwd}>
           {item.cwd}
         </span>
+        {threadId && (
+          <button
+            type="button"
+            className="tl-link-button tl-command-terminal"
+            title="Show this command's output in a terminal, live while it runs"
+            onClick={() => host.post({ type: 'showInTerminal', threadId, item })}
+          >
+            <span className="codicon codicon-terminal" aria-hidden="true" /> Show in Terminal
+          </button>
+        )}
       </div>
       {output && (
         <div className="tl-terminal" role="log" aria-label="Command output">
