@@ -4,7 +4,9 @@
 // buttons are one toolbar reached with the arrow keys, so the card is a single Tab stop: Shift+Tab from
 // the composer lands on the card itself, never on "Cancel turn".
 import type { KeyboardEvent, ReactNode, Ref } from 'react';
-import type { Choice, Shortcut } from './decisions';
+import { shortPath } from '../components/items/FileChange';
+import { keyName, type Shortcut } from './answers';
+import type { Choice } from './decisions';
 
 export interface PromptCardProps {
   icon: string;
@@ -56,7 +58,25 @@ export function PromptCard({ icon, title, position, keys, cardRef, children, act
   );
 }
 
-const keyNames: Record<Shortcut, string> = { Enter: 'Enter', Escape: 'Esc', S: 'S', A: 'A', D: 'D', C: 'C' };
+/**
+ * Where a command runs, as the user knows it: the workspace folder's name and the path inside it (the
+ * full path in the tooltip); a folder outside the workspace in full. It wraps rather than being cut.
+ */
+export function WorkingFolder({ path, root }: { path: string; root: string | undefined }) {
+  const inside = root && (path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`));
+  const folder = root
+    ?.replace(/[\\/]+$/, '')
+    .split(/[\\/]/)
+    .pop();
+  const shown = inside ? [folder, shortPath(path, root)].filter((p) => p && p !== path).join('/') : path;
+  return (
+    <div className="tl-card-meta tl-muted tl-prompt-cwd">
+      <span title={path} aria-label={`Working folder ${path}`}>
+        <span className="codicon codicon-folder" aria-hidden="true" /> {shown || path}
+      </span>
+    </div>
+  );
+}
 
 /** A key as the button shows it (Enter as its symbol, which every font has in the codicons). */
 export function KeyHint({ shortcut }: { shortcut: Shortcut }) {
@@ -65,11 +85,15 @@ export function KeyHint({ shortcut }: { shortcut: Shortcut }) {
       <span className="codicon codicon-newline" />
     </kbd>
   ) : (
-    <kbd aria-hidden="true">{keyNames[shortcut]}</kbd>
+    <kbd aria-hidden="true">{keyName(shortcut)}</kbd>
   );
 }
 
-/** The answer buttons, each with its shortcut shown and announced; `children` go before them. */
+/**
+ * The answers of an approval, from the one table: what an "always" answer would store, exactly, in a
+ * code block (never cut: it wraps), then the buttons, each with its key shown, announced and in its
+ * tooltip. `children` go before the buttons.
+ */
 export function ChoiceButtons<D>({
   choices,
   onChoose,
@@ -79,23 +103,36 @@ export function ChoiceButtons<D>({
   onChoose: (d: D) => void;
   children?: ReactNode;
 }) {
+  const rules = choices.flatMap((c) => (c.rule ? [c.rule] : []));
   return (
-    <div className="tl-prompt-buttons" role="toolbar" aria-label="Answers" onKeyDown={moveAlongToolbar}>
-      {children}
-      {choices.map((choice) => (
-        <button
-          key={choice.label}
-          type="button"
-          tabIndex={-1}
-          className={choice.primary ? 'tl-button' : 'tl-button tl-secondary'}
-          aria-keyshortcuts={choice.shortcut}
-          onClick={() => onChoose(choice.decision)}
-        >
-          {choice.label}
-          {choice.shortcut && <KeyHint shortcut={choice.shortcut} />}
-        </button>
+    <>
+      {rules.map((rule) => (
+        <div key={rule.text} className="tl-prompt-rule">
+          <span className="tl-muted">{rule.caption}</span>
+          <pre>
+            <code>{rule.text}</code>
+          </pre>
+        </div>
       ))}
-    </div>
+      <div className="tl-prompt-buttons" role="toolbar" aria-label="Answers" onKeyDown={moveAlongToolbar}>
+        {children}
+        {choices.map((choice) => (
+          <button
+            key={choice.label}
+            type="button"
+            tabIndex={-1}
+            className={choice.primary ? 'tl-button' : 'tl-button tl-secondary'}
+            data-answer={choice.kind}
+            aria-keyshortcuts={choice.shortcut}
+            title={choice.shortcut ? `${choice.hint} (${keyName(choice.shortcut)})` : choice.hint}
+            onClick={() => onChoose(choice.decision)}
+          >
+            {choice.label}
+            {choice.shortcut && <KeyHint shortcut={choice.shortcut} />}
+          </button>
+        ))}
+      </div>
+    </>
   );
 }
 
