@@ -61,13 +61,39 @@ for (const codex of [false, true])
       );
       assert.equal(await card(frame).locator('.tl-prompt-heading').textContent(), 'Run this command?');
       assert.equal(existsSync(join(wb.workspace, 'ran.txt')), false, 'nothing ran before the answer');
-      for (const kind of ['light', 'dark'] as const) {
+      // The one answer set: labels and keys as on every approval, only those the request allows; the
+      // rule Always allow stores, exactly as stored.
+      const labels = await card(frame).locator('[role=toolbar] button').allTextContents();
+      if (codex)
+        assert.ok(
+          labels.every((l) => /^(Accept|Accept for sessionS|Always allowA|DeclineEsc|Cancel turnC)$/.test(l)),
+          labels.join(),
+        );
+      else {
+        assert.deepEqual(labels, [
+          'Accept',
+          'Accept for sessionS',
+          'Always allowA',
+          'DeclineEsc',
+          'Cancel turnC',
+        ]);
+        assert.equal(
+          await card(frame).locator('.tl-prompt-rule pre code').textContent(),
+          'prefix_rule(pattern=["touch","ran.txt"], decision="allow")',
+        );
+      }
+      for (const kind of ['light', 'dark', 'high-contrast'] as const) {
         await setColorTheme(wb.page, kind);
         await screenshot(wb.page, shot(`prompt-command-${kind}`));
+        await card(frame).screenshot({
+          path: resultsPath('ui', `${shot(`prompt-command-card-${kind}`)}.png`),
+        });
       }
-      await card(frame).screenshot({ path: resultsPath('ui', `${shot('prompt-command-card')}.png`) });
+      await setColorTheme(wb.page, 'dark');
 
-      await card(frame).getByRole('button', { name: /^Run/ }).first().click();
+      // Answered from the keyboard: the card focused (Shift+Tab from the composer), Enter accepts.
+      await input.press('Shift+Tab');
+      await wb.page.keyboard.press('Enter');
       const item = frame.locator('[data-item-type="commandExecution"]');
       await item.locator('.tl-terminal', { hasText: 'card-approved' }).waitFor({ timeout: 30_000 });
       await frame.getByText('Ran it.').waitFor({ timeout: 30_000 });
@@ -171,10 +197,9 @@ for (const codex of [false, true])
         .waitFor({ timeout: 15_000 });
       await screenshot(wb.page, shot('prompt-file-change'));
 
-      await card(frame)
-        .getByRole('button', { name: /^Accept/ })
-        .first()
-        .click();
+      // Answered from the keyboard, as the command card: focused, Enter accepts.
+      await card(frame).focus();
+      await wb.page.keyboard.press('Enter');
       await tab.waitFor({ state: 'detached', timeout: 15_000 });
       await frame.getByText('Greeting changed.').waitFor({ timeout: 30_000 });
       assert.equal(
