@@ -27,6 +27,9 @@ export class DiffAnswerBar extends Disposable {
 
   constructor() {
     super();
+    // The editor shows a controller's threads once it knows the controller comments somewhere; no new
+    // comments are taken anywhere (no ranges), the threads are the bar.
+    this.controller.commentingRangeProvider = { provideCommentingRanges: () => [] };
     this._registerAll(
       this.controller,
       toDisposable(() => this.threads.clear()),
