@@ -1,4 +1,4 @@
-// The answer bar above a proposed change in the diff editor: a comment thread on the first line of the
+// The answer bar of a proposed change in the diff editor: a comment thread under the first line of the
 // proposed side, whose buttons are the title bar's commands with the cards' labels (Accept, Accept for
 // session, Decline, Cancel turn; the `comments/commentThread/additionalActions` menu) and whose text
 // names the keys. A comment thread is the editor API that shows labelled, focusable actions inside a

@@ -117,6 +117,7 @@ export class FileChangeReviews extends Disposable {
         return { ...file, ...this.documents.add(prompt.key, name, file.current, file.proposed), title };
       }),
     );
+    void this.publishUris();
     const reviewed = this.reviews.get(prompt.key)!;
     const what = reviewed.length > 1 ? `these ${reviewed.length} changes` : 'this change';
     this.bar.show(
@@ -124,7 +125,6 @@ export class FileChangeReviews extends Disposable {
       reviewed.map((f) => f.right),
       `Threadline proposes ${what}`,
     );
-    void this.publishUris();
   }
 
   /** The target: a request key, a diff side's URI (the title bar), the answer bar's comment thread. */

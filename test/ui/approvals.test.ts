@@ -44,17 +44,23 @@ describe('a proposed edit in the diff editor (installed .vsix)', function () {
     await tab.waitFor({ timeout: 30_000 });
     const editor = wb.page.locator('.editor-group-container.active');
     await editor.locator('.monaco-diff-editor').waitFor();
+    await editor
+      .locator('.monaco-diff-editor .modified .view-line', { hasText: 'Hello, ${name}!' })
+      .waitFor({ timeout: 15_000 });
     // The title bar's icons, named as the cards name the answers (the tooltip may add the key).
-    await editor.locator('.editor-actions .action-label').first().waitFor({ timeout: 10_000 });
-    await wb.page.waitForTimeout(500);
-    const titleActions = await editor
-      .locator('.editor-actions .action-label')
-      .evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+    const titleActions = () =>
+      editor
+        .locator('.editor-actions .action-label')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+    const shows = (names: string[], label: string) =>
+      names.some((name) => name === label || name.startsWith(`${label} (`));
+    let names = await titleActions();
+    for (let waited = 0; waited < 30_000 && !actions.every((a) => shows(names, a)); waited += 250) {
+      await wb.page.waitForTimeout(250);
+      names = await titleActions();
+    }
     for (const label of actions)
-      assert.ok(
-        titleActions.some((name) => name === label || name.startsWith(`${label} (`)),
-        `${label} in the title bar (${titleActions.join(' | ')})`,
-      );
+      assert.ok(shows(names, label), `${label} in the title bar (${names.join(' | ')})`);
     // The answer bar on the proposal's first line: the same answers, labelled, and the keys.
     const bar = editor.locator('.monaco-diff-editor .modified .review-widget');
     await bar.waitFor({ timeout: 15_000 });

@@ -51,8 +51,11 @@ async function sideBarWidth(page: Page, width: number): Promise<void> {
 async function checkToolbar(frame: FrameLocator, label: string): Promise<string[]> {
   const composer = (await frame.locator('.tl-composer').boundingBox())!;
   const row = (await frame.locator('.tl-toolbar-row').boundingBox())!;
-  const send = frame.getByRole('button', { name: 'Send' });
-  assert.ok(inside((await send.boundingBox())!, composer), `${label}: Send is whole`);
+  // Send (Steer while the turn runs) and Stop stay at the end of the bar, whole.
+  for (const name of [/^(Send|Steer)$/, /^Stop$/]) {
+    const button = frame.getByRole('button', { name });
+    assert.ok(inside((await button.boundingBox())!, composer), `${label}: ${name} is whole`);
+  }
   const inRow = await frame
     .locator('.tl-toolbar-row [data-control]')
     .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.control!));
