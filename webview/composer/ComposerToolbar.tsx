@@ -21,6 +21,18 @@ const gap = 4;
 /** The overflow button's width before it was ever measured. */
 const menuButtonGuess = 26;
 
+/**
+ * How many controls, from the first, the row shows: all when they fit in `room`, else as many as fit
+ * beside the overflow button.
+ */
+export function fitCount(widths: number[], room: number, buttonWidth: number): number {
+  const needed = (n: number) => widths.slice(0, n).reduce((sum, w, i) => sum + w + (i ? gap : 0), 0);
+  if (needed(widths.length) <= room) return widths.length;
+  let n = 0;
+  while (n < widths.length && needed(n + 1) + gap + buttonWidth <= room) n++;
+  return n;
+}
+
 export function ComposerToolbar({ controls, trailing }: { controls: ToolbarControl[]; trailing: ReactNode }) {
   const row = useRef<HTMLDivElement>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -42,13 +54,11 @@ export function ComposerToolbar({ controls, trailing }: { controls: ToolbarContr
     const buttonWidth = menuButton.current?.getBoundingClientRect().width || menuButtonGuess;
     // The row's room: its own width, plus the overflow button's when that button is showing now.
     const room = el.clientWidth + (menuButton.current ? buttonWidth + gap : 0);
-    const needed = (n: number) =>
-      list.slice(0, n).reduce((sum, id, i) => sum + (widths.current.get(id) ?? 0) + (i ? gap : 0), 0);
-    let next = list.length;
-    if (needed(next) > room) {
-      next = 0;
-      while (next < list.length && needed(next + 1) + gap + buttonWidth <= room) next++;
-    }
+    const next = fitCount(
+      list.map((id) => widths.current.get(id) ?? 0),
+      room,
+      buttonWidth,
+    );
     setFit(next);
   }, [ids]);
 
