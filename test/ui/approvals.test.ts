@@ -46,7 +46,7 @@ describe('a proposed edit in the diff editor (installed .vsix)', function () {
     await editor.locator('.monaco-diff-editor').waitFor();
     await editor
       .locator('.monaco-diff-editor .modified .view-line', { hasText: 'Hello, ${name}!' })
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: 45_000 });
     // The title bar's icons, named as the cards name the answers (the tooltip may add the key).
     const titleActions = () =>
       editor
@@ -63,7 +63,7 @@ describe('a proposed edit in the diff editor (installed .vsix)', function () {
       assert.ok(shows(names, label), `${label} in the title bar (${names.join(' | ')})`);
     // The answer bar on the proposal's first line: the same answers, labelled, and the keys.
     const bar = editor.locator('.monaco-diff-editor .modified .review-widget');
-    await bar.waitFor({ timeout: 15_000 });
+    await bar.waitFor({ timeout: 30_000 });
     await bar.locator('.comment-additional-actions').getByRole('button').first().waitFor();
     assert.deepEqual(
       (await bar.locator('.comment-additional-actions').getByRole('button').allInnerTexts()).map((t) =>

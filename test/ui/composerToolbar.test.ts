@@ -78,7 +78,10 @@ async function checkToolbar(frame: FrameLocator, label: string): Promise<string[
     if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
     const menu = frame.getByRole('group', { name: 'More options' });
     await menu.waitFor();
-    assert.ok(inside((await menu.boundingBox())!, composer), `${label}: the overflow menu is whole`);
+    const opened = (await frame.locator('.tl-composer').boundingBox())!;
+    assert.ok(inside((await menu.boundingBox())!, opened), `${label}: the overflow menu is whole`);
+    for (const control of await menu.locator('.tl-toolbar-menu-row > :last-child').all())
+      assert.ok(inside((await control.boundingBox())!, opened), `${label}: a menu control is whole`);
     inMenu = await menu
       .locator('[data-control]')
       .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.control!));

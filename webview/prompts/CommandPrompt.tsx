@@ -2,7 +2,7 @@
 // command that needs the network is asked about as network access to a host.
 import type { CommandExecutionRequestApprovalParams } from '../../server/protocol/serverRequests';
 import { useView } from '../components/hooks';
-import { ChoiceButtons, choiceKeys, PromptCard, WorkingFolder } from './PromptCard';
+import { AnswerRules, ChoiceButtons, choiceKeys, PromptCard, WorkingFolder } from './PromptCard';
 import { commandChoices, describeActions, networkTarget } from './decisions';
 import type { CardProps } from './cardProps';
 
@@ -36,6 +36,7 @@ export function CommandPrompt({ prompt, position, answer, cardRef }: CardProps<'
           ))}
         </ul>
       )}
+      <AnswerRules choices={choices} />
     </PromptCard>
   );
 }

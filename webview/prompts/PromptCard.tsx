@@ -90,9 +90,27 @@ export function KeyHint({ shortcut }: { shortcut: Shortcut }) {
 }
 
 /**
- * The answers of an approval, from the one table: what an "always" answer would store, exactly, in a
- * code block (never cut: it wraps), then the buttons, each with its key shown, announced and in its
- * tooltip. `children` go before the buttons.
+ * What the "always" answers of an approval would store, exactly, each in a code block that wraps (never
+ * cut). It goes in the card's body, which scrolls, so the answer buttons always stay in sight.
+ */
+export function AnswerRules<D>({ choices }: { choices: Choice<D>[] }) {
+  return choices.flatMap((c) =>
+    c.rule
+      ? [
+          <div key={c.rule.text} className="tl-prompt-rule">
+            <span className="tl-muted">{c.rule.caption}</span>
+            <pre>
+              <code>{c.rule.text}</code>
+            </pre>
+          </div>,
+        ]
+      : [],
+  );
+}
+
+/**
+ * The answers of an approval, from the one table: each button with its key shown, announced and in
+ * its tooltip. `children` go before the buttons.
  */
 export function ChoiceButtons<D>({
   choices,
@@ -103,17 +121,8 @@ export function ChoiceButtons<D>({
   onChoose: (d: D) => void;
   children?: ReactNode;
 }) {
-  const rules = choices.flatMap((c) => (c.rule ? [c.rule] : []));
   return (
     <>
-      {rules.map((rule) => (
-        <div key={rule.text} className="tl-prompt-rule">
-          <span className="tl-muted">{rule.caption}</span>
-          <pre>
-            <code>{rule.text}</code>
-          </pre>
-        </div>
-      ))}
       <div className="tl-prompt-buttons" role="toolbar" aria-label="Answers" onKeyDown={moveAlongToolbar}>
         {children}
         {choices.map((choice) => (
