@@ -59,10 +59,10 @@ export function PromptCard({ icon, title, position, keys, cardRef, children, act
 }
 
 /**
- * Where a command runs, as the user knows it: the workspace folder's name and the path inside it (the
- * full path in the tooltip); a folder outside the workspace in full. It wraps rather than being cut.
+ * A folder as the user knows it: the workspace folder's name and the path inside it, the full path in
+ * the tooltip; a folder outside the workspace in full. It wraps rather than being cut.
  */
-export function WorkingFolder({ path, root }: { path: string; root: string | undefined }) {
+export function FolderPath({ path, root }: { path: string; root: string | undefined }) {
   const inside = root && (path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`));
   const folder = root
     ?.replace(/[\\/]+$/, '')
@@ -70,9 +70,18 @@ export function WorkingFolder({ path, root }: { path: string; root: string | und
     .pop();
   const shown = inside ? [folder, shortPath(path, root)].filter((p) => p && p !== path).join('/') : path;
   return (
-    <div className="tl-card-meta tl-muted tl-prompt-cwd">
-      <span title={path} aria-label={`Working folder ${path}`}>
-        <span className="codicon codicon-folder" aria-hidden="true" /> {shown || path}
+    <code className="tl-prompt-path" title={path}>
+      {shown || path}
+    </code>
+  );
+}
+
+/** Where a command runs. */
+export function WorkingFolder({ path, root }: { path: string; root: string | undefined }) {
+  return (
+    <div className="tl-card-meta tl-muted tl-prompt-cwd" aria-label={`Working folder ${path}`}>
+      <span>
+        <span className="codicon codicon-folder" aria-hidden="true" /> <FolderPath path={path} root={root} />
       </span>
     </div>
   );

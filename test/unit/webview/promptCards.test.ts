@@ -88,7 +88,7 @@ describe('webview prompt cards (jsdom)', () => {
     assert.equal(card.getAttribute('aria-label'), 'Run this command? (1 of 2)');
     assert.equal(card.querySelector('.tl-prompt-command')?.textContent, 'npm test');
     // The working folder as the user knows it (the workspace's name), its full path in the tooltip.
-    const cwd = card.querySelector('.tl-prompt-cwd span')!;
+    const cwd = card.querySelector('.tl-prompt-cwd .tl-prompt-path')!;
     assert.equal(cwd.getAttribute('title'), '/work/demo');
     assert.equal(cwd.textContent?.trim(), 'demo');
     // What Always allow stores, exactly as the server writes it, in a code block.
