@@ -54,7 +54,10 @@ export class PromptAlerts extends Disposable {
       this.item.hide();
       return;
     }
-    const approvals = waiting.filter((p) => p.kind !== 'userInput').length;
+    // An MCP tool's approval question is an approval, as its card says.
+    const approvals = waiting.filter(
+      (p) => p.kind !== 'userInput' || mcpChoices(p.params.questions) !== null,
+    ).length;
     const what = approvals === waiting.length ? 'approval' : approvals === 0 ? 'your answer' : 'you';
     this.item.text = `$(bell) Threadline: waiting for ${what} (${waiting.length})`;
     this.item.tooltip = waiting.map((p) => this.describe(p)).join('\n');

@@ -1,5 +1,5 @@
 // Prompt cards in the installed .vsix, against the real server and the scripted model: a command the
-// agent asks to run shows a card above the composer while the user types a draft; Run runs it, Decline
+// agent asks to run shows a card above the composer while the user types a draft; Enter (Accept) runs it, Decline
 // (from the keyboard) does not, and Stop takes the card of the interrupted turn away. The draft and the
 // composer's focus survive all of it. A file change answered from its card closes its diff tab. The
 // same with `codex app-server` as the extension's server.
@@ -33,7 +33,7 @@ for (const codex of [false, true])
     const composerHasFocus = (frame: FrameLocator) =>
       composer(frame).evaluate((el) => el.ownerDocument.activeElement === el);
 
-    it('shows a command card above the composer while a draft is typed; Run runs it, the draft intact', async () => {
+    it('shows a command card above the composer while a draft is typed; Enter on it accepts, the draft intact', async () => {
       model.script(...execCall({ cmd: 'echo card-approved && touch ran.txt' }, 'Ran it.'));
       const frame = await newThread(wb.page);
       await send(frame, 'Make a file');

@@ -20,7 +20,7 @@ export const answerLooks: Record<AnswerKind, AnswerLook> = {
   acceptForSession: {
     label: 'Accept for session',
     shortcut: 'S',
-    hint: 'Allow this and the same again until the server restarts',
+    hint: 'Allow this, and the same again for the rest of this session',
   },
   always: { label: 'Always allow', shortcut: 'A', hint: 'Allow it now and store the rule below' },
   alwaysDeny: { label: 'Always deny', shortcut: 'D', hint: 'Refuse it now and from now on' },
