@@ -1,7 +1,8 @@
 // A pending file-change approval as real diff editors: one tab per file, current content on the left,
 // the proposal on the right (editable when the server takes edited answers), with Accept, Accept for
-// Session, Decline and Cancel Turn in the editor title. The tabs belong to their request: when it
-// settles, however that happens, they close and their contents are dropped.
+// session, Decline and Cancel turn in the editor title and in the answer bar above the proposal (the
+// cards' labels; the keys are package.json's). The tabs belong to their request: when it settles,
+// however that happens, they close and their contents are dropped.
 import * as vscode from 'vscode';
 import { Disposable } from '../../webview/common/lifecycle';
 import { readTextOrEmpty } from '../files/readText';
@@ -9,6 +10,7 @@ import type { FileUpdateChange } from '../../server/protocol/fileChange';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import type { PromptResult, PromptResultOf } from '../../webview/messages';
 import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
+import { DiffAnswerBar } from './diffAnswerBar';
 import { ProposedDocuments } from './proposedDocuments';
 import { proposedFiles, type ProposedFile } from './proposedFiles';
 
@@ -35,6 +37,7 @@ export class FileChangeReviews extends Disposable {
   private readonly changes = new Map<string, FileUpdateChange[]>();
   private readonly reviews = new Map<string, ReviewFile[]>();
   private readonly documents = new ProposedDocuments();
+  private readonly bar = new DiffAnswerBar();
 
   constructor(
     private readonly server: ThreadlineServer,
@@ -43,6 +46,7 @@ export class FileChangeReviews extends Disposable {
     super();
     this._registerAll(
       this.documents,
+      this.bar,
       server.onNotification('item/started', ({ threadId, item }) => {
         if (item.type === 'fileChange') this.changes.set(itemKey(threadId, item.id), item.changes);
       }),
@@ -61,8 +65,9 @@ export class FileChangeReviews extends Disposable {
       }),
       approvals.reviseAnswers((prompt, result) => this.withEdits(prompt, result)),
       ...Object.entries(commands).map(([name, answer]) =>
-        vscode.commands.registerCommand(`threadline.approval.${name}`, (target?: vscode.Uri | string) =>
-          this.answer(answer, target),
+        vscode.commands.registerCommand(
+          `threadline.approval.${name}`,
+          (target?: vscode.Uri | string | { uri: vscode.Uri }) => this.answer(answer, target),
         ),
       ),
       vscode.commands.registerCommand('threadline.approval.openDiff', (key: string) => this.open(key)),
@@ -113,10 +118,22 @@ export class FileChangeReviews extends Disposable {
       }),
     );
     void this.publishUris();
+    const reviewed = this.reviews.get(prompt.key)!;
+    const what = reviewed.length > 1 ? `these ${reviewed.length} changes` : 'this change';
+    this.bar.show(
+      prompt.key,
+      reviewed.map((f) => f.right),
+      `Threadline proposes ${what}`,
+    );
   }
 
-  private async answer(answer: Answer, target: vscode.Uri | string | undefined): Promise<boolean> {
-    const key = typeof target === 'string' ? target : this.keyOf(target ?? activeDiffUri());
+  /** The target: a request key, a diff side's URI (the title bar), the answer bar's comment thread. */
+  private async answer(
+    answer: Answer,
+    target: vscode.Uri | string | { uri: vscode.Uri } | undefined,
+  ): Promise<boolean> {
+    const uri = target instanceof vscode.Uri ? target : typeof target === 'object' ? target.uri : undefined;
+    const key = typeof target === 'string' ? target : this.keyOf(uri ?? activeDiffUri());
     if (key === undefined) return false;
     return this.approvals.answer(key, { decision: answer } satisfies PromptResultOf<'fileChange'>);
   }
@@ -158,6 +175,7 @@ export class FileChangeReviews extends Disposable {
     const files = this.reviews.get(key);
     if (!files) return;
     this.reviews.delete(key);
+    this.bar.hide(key);
     void this.publishUris();
     const uris = new Set(files.flatMap((f) => [f.left.toString(), f.right.toString()]));
     // An edited proposal is saved into memory first, so closing its tab asks nothing.

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../webview/common/lifecycle';
 import type { FileChangeReviews } from './fileChangeReviews';
-import type { PromptResultOf } from '../../webview/messages';
+import type { PromptResult } from '../../webview/messages';
+import { commandChoices, fileChoices, mcpChoices, type Choice } from '../../webview/prompts/decisions';
 import type { PendingApprovals, PendingPrompt } from './pendingApprovals';
 import { notifyWhen } from './turnAlerts';
 
@@ -54,7 +55,10 @@ export class PromptAlerts extends Disposable {
       this.item.hide();
       return;
     }
-    const approvals = waiting.filter((p) => p.kind !== 'userInput').length;
+    // An MCP tool's approval question is an approval, as its card says.
+    const approvals = waiting.filter(
+      (p) => p.kind !== 'userInput' || mcpChoices(p.params.questions) !== null,
+    ).length;
     const what = approvals === waiting.length ? 'approval' : approvals === 0 ? 'your answer' : 'you';
     this.item.text = `$(bell) Threadline: waiting for ${what} (${waiting.length})`;
     this.item.tooltip = waiting.map((p) => this.describe(p)).join('\n');
@@ -81,36 +85,35 @@ export class PromptAlerts extends Disposable {
     await actions.find((a) => a.label === picked)?.run();
   }
 
+  /**
+   * A notification's buttons: the answers the request allows with the cards' labels (answers.ts), but
+   * never "always": the rule it stores is shown on the card, not in a one-line toast.
+   */
   private actionsFor(prompt: PendingPrompt): Action<unknown>[] {
     const { key, threadId } = prompt;
-    const decide = (label: string, decision: 'accept' | 'acceptForSession' | 'decline' | 'cancel') => ({
-      label,
-      run: () => this.approvals.answer(key, { decision } satisfies PromptResultOf<'fileChange'>),
-    });
     const openThread = () => vscode.commands.executeCommand('threadline.openThread', threadId);
+    const answers = <D>(choices: Choice<D>[], result: (d: D) => PromptResult) =>
+      choices
+        .filter((c) => c.kind !== 'always' && c.kind !== 'alwaysDeny')
+        .map((c) => ({ label: c.label, run: () => this.approvals.answer(key, result(c.decision)) }));
     switch (prompt.kind) {
       case 'commandExecution':
-        return prompt.params.networkApprovalContext
-          ? [
-              decide('Allow', 'accept'),
-              decide('Allow for Session', 'acceptForSession'),
-              decide('Deny', 'decline'),
-              decide('Cancel Turn', 'cancel'),
-            ]
-          : [
-              decide('Run', 'accept'),
-              decide('Run for Session', 'acceptForSession'),
-              decide('Decline', 'decline'),
-              decide('Cancel Turn', 'cancel'),
-            ];
+        return answers(commandChoices(prompt.params), (decision) => ({ decision }));
       case 'fileChange':
         return [
-          { label: 'Open Diff', run: () => openThread().then(() => this.reviews.open(key)) },
-          decide('Accept', 'accept'),
-          decide('Decline', 'decline'),
+          { label: 'Open diff', run: () => openThread().then(() => this.reviews.open(key)) },
+          ...answers(
+            fileChoices().filter((c) => c.kind === 'accept' || c.kind === 'decline'),
+            (decision) => ({ decision }),
+          ),
         ];
-      case 'userInput':
-        return [{ label: 'Answer…', run: openThread }];
+      case 'userInput': {
+        const [question] = prompt.params.questions;
+        const mcp = mcpChoices(prompt.params.questions);
+        return mcp && question
+          ? answers(mcp, (label) => ({ answers: { [question.id]: { answers: [label] } } }))
+          : [{ label: 'Answer…', run: openThread }];
+      }
     }
   }
   /** One line saying what a prompt asks. */

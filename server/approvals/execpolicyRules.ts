@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { CommandLine, SimpleCommand } from '../exec/commandLine';
 import type { Logger } from '../log';
 import { prefixOpensEverything, startsWith, type Pattern } from './commandPrefixes';
+import { allowRuleLine } from '../protocol/execpolicyRule';
 import { parseRules, type PrefixRule } from './rulesLanguage';
 
 const RULES_DIR = 'rules';
@@ -84,10 +85,7 @@ export class ExecpolicyRules {
       await fs.mkdir(join(this.home, RULES_DIR), { recursive: true });
       const existing = await fs.readFile(file, 'utf8').catch(() => '');
       const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
-      await fs.appendFile(
-        file,
-        `${separator}prefix_rule(pattern=${JSON.stringify(prefix)}, decision="allow")\n`,
-      );
+      await fs.appendFile(file, `${separator}${allowRuleLine(prefix)}\n`);
       this.log.info(`allowed commands starting with ${JSON.stringify(prefix)} (saved in ${file})`);
     } catch (error) {
       this.log.warn(

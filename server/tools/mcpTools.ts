@@ -11,12 +11,18 @@ import type { AppToolApproval } from '../apps/appConfig';
 import type { ToolHints, ToolPolicyOf } from '../apps/appToolPolicy';
 import type { McpConnection, CallToolResult } from '../mcp/connection';
 import type { McpTool, McpToolCallItem } from '../protocol/mcp';
+import {
+  MCP_APPROVAL_ACCEPT,
+  MCP_APPROVAL_CANCEL,
+  MCP_APPROVAL_DECLINE,
+  MCP_TOOL_APPROVAL_QUESTION,
+} from '../protocol/mcpApproval';
 import type { ToolRequestUserInputQuestion } from '../protocol/toolCallItems';
 import type { ContentPart } from '../providers/types';
 
-const APPROVAL_QUESTION = 'mcp_tool_approval';
-const ACCEPT = 'Accept';
-const CANCEL = 'Cancel';
+const APPROVAL_QUESTION = MCP_TOOL_APPROVAL_QUESTION;
+const ACCEPT = MCP_APPROVAL_ACCEPT;
+const CANCEL = MCP_APPROVAL_CANCEL;
 /** What of one call's text output the model gets at most. */
 const OUTPUT_LIMIT = 64 * 1024;
 
@@ -180,7 +186,7 @@ async function askApproval(
     isSecret: false,
     options: [
       { label: ACCEPT, description: 'Run the tool this once.' },
-      { label: 'Decline', description: 'Do not run it; the agent is told and goes on.' },
+      { label: MCP_APPROVAL_DECLINE, description: 'Do not run it; the agent is told and goes on.' },
       { label: CANCEL, description: 'Do not run it and stop the turn.' },
     ],
   };

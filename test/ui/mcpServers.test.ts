@@ -56,8 +56,14 @@ describe('MCP servers (installed .vsix)', function () {
       .getByText('Allow the MCP server "notes" to run drop_table', { exact: false })
       .waitFor({ timeout: 60_000 });
     await screenshot(wb.page, 'mcp-approval-card');
-    await card.getByText('Accept', { exact: true }).click();
-    await card.getByRole('button', { name: 'Submit' }).click();
+    // The same answers, labels and keys as a command's card; answered from the keyboard.
+    assert.deepEqual(await card.locator('[role=toolbar] button').allTextContents(), [
+      'Accept',
+      'DeclineEsc',
+      'Cancel turnC',
+    ]);
+    await card.focus();
+    await wb.page.keyboard.press('Enter');
 
     await frame.getByText('The users table is gone.').waitFor({ timeout: 30_000 });
     const item = frame.locator('[data-item-type="mcpToolCall"]');

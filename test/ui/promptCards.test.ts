@@ -1,5 +1,5 @@
 // Prompt cards in the installed .vsix, against the real server and the scripted model: a command the
-// agent asks to run shows a card above the composer while the user types a draft; Run runs it, Decline
+// agent asks to run shows a card above the composer while the user types a draft; Enter (Accept) runs it, Decline
 // (from the keyboard) does not, and Stop takes the card of the interrupted turn away. The draft and the
 // composer's focus survive all of it. A file change answered from its card closes its diff tab. The
 // same with `codex app-server` as the extension's server.
@@ -13,7 +13,7 @@ import { patchCall, shellPatchCall } from '../support/patches';
 import { resultsPath } from '../support/harness/paths';
 import { useWorkbench } from '../support/harness/uiFixture';
 import { runCommand, screenshot, setColorTheme } from '../support/harness/workbench';
-import { newThread, send, useScriptedModel } from './conversationPage';
+import { consoleErrorsButThemeSaves, newThread, send, useScriptedModel } from './conversationPage';
 
 for (const codex of [false, true])
   describe(`prompt cards in the conversation view (installed .vsix${codex ? ', codex app-server' : ''})`, function () {
@@ -33,7 +33,7 @@ for (const codex of [false, true])
     const composerHasFocus = (frame: FrameLocator) =>
       composer(frame).evaluate((el) => el.ownerDocument.activeElement === el);
 
-    it('shows a command card above the composer while a draft is typed; Run runs it, the draft intact', async () => {
+    it('shows a command card above the composer while a draft is typed; Enter on it accepts, the draft intact', async () => {
       model.script(...execCall({ cmd: 'echo card-approved && touch ran.txt' }, 'Ran it.'));
       const frame = await newThread(wb.page);
       await send(frame, 'Make a file');
@@ -61,20 +61,46 @@ for (const codex of [false, true])
       );
       assert.equal(await card(frame).locator('.tl-prompt-heading').textContent(), 'Run this command?');
       assert.equal(existsSync(join(wb.workspace, 'ran.txt')), false, 'nothing ran before the answer');
-      for (const kind of ['light', 'dark'] as const) {
+      // The one answer set: labels and keys as on every approval, only those the request allows; the
+      // rule Always allow stores, exactly as stored.
+      const labels = await card(frame).locator('[role=toolbar] button').allTextContents();
+      if (codex)
+        assert.ok(
+          labels.every((l) => /^(Accept|Accept for sessionS|Always allowA|DeclineEsc|Cancel turnC)$/.test(l)),
+          labels.join(),
+        );
+      else {
+        assert.deepEqual(labels, [
+          'Accept',
+          'Accept for sessionS',
+          'Always allowA',
+          'DeclineEsc',
+          'Cancel turnC',
+        ]);
+        assert.equal(
+          await card(frame).locator('.tl-prompt-rule pre code').textContent(),
+          'prefix_rule(pattern=["touch","ran.txt"], decision="allow")',
+        );
+      }
+      for (const kind of ['light', 'dark', 'high-contrast'] as const) {
         await setColorTheme(wb.page, kind);
         await screenshot(wb.page, shot(`prompt-command-${kind}`));
+        await card(frame).screenshot({
+          path: resultsPath('ui', `${shot(`prompt-command-card-${kind}`)}.png`),
+        });
       }
-      await card(frame).screenshot({ path: resultsPath('ui', `${shot('prompt-command-card')}.png`) });
+      await setColorTheme(wb.page, 'dark');
 
-      await card(frame).getByRole('button', { name: /^Run/ }).first().click();
+      // Answered from the keyboard: the card focused (Shift+Tab from the composer), Enter accepts.
+      await input.press('Shift+Tab');
+      await wb.page.keyboard.press('Enter');
       const item = frame.locator('[data-item-type="commandExecution"]');
       await item.locator('.tl-terminal', { hasText: 'card-approved' }).waitFor({ timeout: 30_000 });
       await frame.getByText('Ran it.').waitFor({ timeout: 30_000 });
       assert.equal(existsSync(join(wb.workspace, 'ran.txt')), true);
       assert.equal(await card(frame).count(), 0);
       assert.equal(await input.inputValue(), 'a draft typed while the agent works, still typing');
-      assert.deepEqual(wb.browser.consoleErrors, []);
+      assert.deepEqual(consoleErrorsButThemeSaves(wb.browser.consoleErrors), []);
     });
 
     const declineTitle = codex
@@ -171,10 +197,9 @@ for (const codex of [false, true])
         .waitFor({ timeout: 15_000 });
       await screenshot(wb.page, shot('prompt-file-change'));
 
-      await card(frame)
-        .getByRole('button', { name: /^Accept/ })
-        .first()
-        .click();
+      // Answered from the keyboard, as the command card: focused, Enter accepts.
+      await card(frame).focus();
+      await wb.page.keyboard.press('Enter');
       await tab.waitFor({ state: 'detached', timeout: 15_000 });
       await frame.getByText('Greeting changed.').waitFor({ timeout: 30_000 });
       assert.equal(

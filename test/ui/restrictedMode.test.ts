@@ -29,7 +29,10 @@ describe('Restricted Mode (installed .vsix, an untrusted folder)', function () {
     assert.equal(await card.locator('.tl-prompt-command').textContent(), 'touch restricted.txt');
     await screenshot(wb.page, 'restricted-mode-prompt');
     // Run it anyway: the sandbox is read-only, so the file still cannot be written.
-    await card.getByRole('button', { name: /^Run/ }).first().click();
+    await card
+      .getByRole('button', { name: /^Accept/ })
+      .first()
+      .click();
     await frame.getByText('Could not write.').waitFor({ timeout: 30_000 });
     assert.equal(existsSync(join(wb.workspace, 'restricted.txt')), false);
     const sent = model.requests.at(-1)!;

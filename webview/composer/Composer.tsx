@@ -22,14 +22,16 @@ import { EditingNotice, useComposerFill } from './composerFill';
 import { SetupCard } from '../setup/SetupCard';
 import { useSetup } from '../setup/useSetup';
 import { insertMention, mentionAt, type MentionQuery } from './mention';
-import { ModelPickers, PolicyPickers, policySummary } from './Pickers';
+import { ComposerToolbar } from './ComposerToolbar';
+import { composerControls } from './composerControls';
+import { PolicyPickers } from './Pickers';
 import { RestrictedNotice, useRestricted } from './RestrictedNotice';
 import { SkillSuggestions, useSkillCompletion } from './SkillSuggestions';
 import { skillItems } from './skillMention';
 import { suggestionKey, wrapIndex } from './suggestionKeys';
 import { useComposerCommands, type Outgoing } from './composerCommands';
 import { planModes, usePlanMode } from './planMode';
-import { PlanToggle } from './PlanToggle';
+import { planControl } from './PlanToggle';
 import { parseSlash } from './slashCommands';
 import { SlashSuggestions, useSlashCommands } from './SlashMenu';
 import { StatusCard } from './StatusCard';
@@ -286,57 +288,46 @@ export function Composer({
           onClick={() => (mentions.update(), skills.update(), slash.update())}
           onPaste={onPaste}
         />
-        <div className="tl-composer-bar">
-          {defaults && (
-            <ModelPickers models={models} value={overrides} defaults={defaults} onChange={setOverrides} />
-          )}
-          <PlanToggle on={planning} onChange={setPlanning} />
-          {defaults && policyKnown && (
-            <button
-              type="button"
-              className="tl-icon-button"
-              aria-label="Approvals and sandbox"
-              aria-expanded={policyOpen}
-              title={policySummary(overrides, defaults)}
-              onClick={() => setPolicyOpen((open) => !open)}
-            >
-              <span className="codicon codicon-shield" aria-hidden="true" />
-            </button>
-          )}
-          <span className="tl-spacer" />
-          <button
-            type="button"
-            className="tl-icon-button"
-            aria-label="Attach images"
-            title="Attach images"
-            onClick={() => void attach()}
-          >
-            <span className="codicon codicon-file-media" aria-hidden="true" />
-          </button>
-          {running && threadId && (
-            <button
-              type="button"
-              className="tl-button tl-secondary"
-              title="Stop the running turn"
-              onClick={() =>
-                void host
-                  .request('interruptTurn', { threadId, turnId: running })
-                  .catch((e: Error) => setError(e.message))
-              }
-            >
-              <span className="codicon codicon-debug-stop" aria-hidden="true" /> Stop
-            </button>
-          )}
-          <button
-            type="submit"
-            className="tl-button tl-send"
-            aria-label={running ? 'Steer' : 'Send'}
-            title={running ? 'Steer (Enter)' : 'Send (Enter); Shift+Enter for a new line'}
-            disabled={!draft.trim() && images.length === 0}
-          >
-            <span className="codicon codicon-send" aria-hidden="true" />
-          </button>
-        </div>
+        <ComposerToolbar
+          controls={composerControls({
+            models,
+            overrides,
+            defaults,
+            setOverrides,
+            policyKnown,
+            policyOpen,
+            togglePolicy: () => setPolicyOpen((open) => !open),
+            attach: () => void attach(),
+            plan: planControl(planning, setPlanning),
+          })}
+          trailing={
+            <>
+              {running && threadId && (
+                <button
+                  type="button"
+                  className="tl-button tl-secondary"
+                  title="Stop the running turn"
+                  onClick={() =>
+                    void host
+                      .request('interruptTurn', { threadId, turnId: running })
+                      .catch((e: Error) => setError(e.message))
+                  }
+                >
+                  <span className="codicon codicon-debug-stop" aria-hidden="true" /> Stop
+                </button>
+              )}
+              <button
+                type="submit"
+                className="tl-button tl-send"
+                aria-label={running ? 'Steer' : 'Send'}
+                title={running ? 'Steer (Enter)' : 'Send (Enter); Shift+Enter for a new line'}
+                disabled={!draft.trim() && images.length === 0}
+              >
+                <span className="codicon codicon-send" aria-hidden="true" />
+              </button>
+            </>
+          }
+        />
       </form>
     </>
   );

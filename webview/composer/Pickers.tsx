@@ -1,6 +1,6 @@
-// The composer's pickers: model and reasoning effort (from model/list) in its bar, approval policy and
-// sandbox in the panel its shield button opens (they change rarely; the bar stays one row in a narrow
-// side bar). Each choice applies to the next turns of this thread; unset defers to the thread's settings.
+// The composer's pickers: model and reasoning effort (from model/list) in its toolbar, approval policy
+// and sandbox in the panel its shield button opens (they change rarely; the bar stays one row in a
+// narrow side bar). Each choice applies to the next turns of this thread; unset defers to the thread's settings.
 // Single components, not the barrel: the barrel defines every element (≈200 KiB) on import.
 import VscodeOption from '@vscode-elements/react-elements/dist/components/VscodeOption.js';
 import VscodeSingleSelect from '@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js';
@@ -26,7 +26,8 @@ interface Props {
   onChange: (value: TurnOverrides) => void;
 }
 
-export function ModelPickers({ models, value, defaults, onChange }: Props & { models: Model[] }) {
+/** The model picker's and the effort picker's choices and current values. */
+export function modelState(models: Model[], value: TurnOverrides, defaults: PickerDefaults) {
   const modelId = value.model ?? defaults.model;
   const model = models.find((m) => m.model === modelId || m.id === modelId);
   const efforts = model?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
@@ -34,34 +35,47 @@ export function ModelPickers({ models, value, defaults, onChange }: Props & { mo
   const modelChoices = models.some((m) => m.model === modelId)
     ? models
     : [...models, { model: modelId, displayName: modelId } as Model];
+  return { modelId, modelName: model?.displayName ?? modelId, efforts, effort, modelChoices };
+}
+
+export function ModelPicker({ models, value, defaults, onChange }: Props & { models: Model[] }) {
+  const { modelId, modelName, modelChoices } = modelState(models, value, defaults);
   return (
-    <div className="tl-pickers">
-      <Select
-        // The select keeps its first option when its value's option arrives after the value (a thread's
-        // model missing from model/list, added once the list is in): new options, a new select.
-        key={modelChoices.map((m) => m.model).join('\n')}
-        label="Model"
-        value={modelId}
-        onChange={(v) => onChange({ ...value, model: v, effort: undefined })}
-      >
-        {modelChoices
-          .filter((m) => !m.hidden || m.model === modelId)
-          .map((m) => (
-            <VscodeOption key={m.model} value={m.model}>
-              {m.displayName}
-            </VscodeOption>
-          ))}
-      </Select>
-      {efforts.length > 0 && (
-        <Select label="Reasoning effort" value={effort} onChange={(v) => onChange({ ...value, effort: v })}>
-          {efforts.map((e) => (
-            <VscodeOption key={e} value={e}>
-              {e}
-            </VscodeOption>
-          ))}
-        </Select>
-      )}
-    </div>
+    <Select
+      // The select keeps its first option when its value's option arrives after the value (a thread's
+      // model missing from model/list, added once the list is in): new options, a new select.
+      key={modelChoices.map((m) => m.model).join('\n')}
+      label="Model"
+      tooltip={`Model: ${modelName}`}
+      value={modelId}
+      onChange={(v) => onChange({ ...value, model: v, effort: undefined })}
+    >
+      {modelChoices
+        .filter((m) => !m.hidden || m.model === modelId)
+        .map((m) => (
+          <VscodeOption key={m.model} value={m.model}>
+            {m.displayName}
+          </VscodeOption>
+        ))}
+    </Select>
+  );
+}
+
+export function EffortPicker({ models, value, defaults, onChange }: Props & { models: Model[] }) {
+  const { efforts, effort } = modelState(models, value, defaults);
+  return (
+    <Select
+      label="Reasoning effort"
+      tooltip={`Reasoning effort: ${effort}`}
+      value={effort}
+      onChange={(v) => onChange({ ...value, effort: v })}
+    >
+      {efforts.map((e) => (
+        <VscodeOption key={e} value={e}>
+          {e}
+        </VscodeOption>
+      ))}
+    </Select>
   );
 }
 
@@ -114,11 +128,13 @@ export function policySummary(value: TurnOverrides, defaults: PickerDefaults): s
 
 function Select({
   label,
+  tooltip,
   value,
   onChange,
   children,
 }: {
   label: string;
+  tooltip?: string;
   value: string;
   onChange: (v: string) => void;
   children: React.ReactNode;
@@ -126,7 +142,7 @@ function Select({
   return (
     <VscodeSingleSelect
       aria-label={label}
-      title={label}
+      title={tooltip ?? label}
       value={value}
       onChange={(event) => onChange((event.target as HTMLSelectElement).value)}
     >

@@ -1,7 +1,8 @@
 // The composer's plan mode switch: a compact toggle beside the pickers. In plan mode the agent only
 // reads and proposes a plan (the server refuses anything that would change files). `planControl` is
 // the same toggle as one entry of a toolbar's list of controls ({ id, label, inline }).
-import type { ReactNode } from 'react';
+import type { ToolbarControl } from './ComposerToolbar';
+
 export function PlanToggle({ on, onChange }: { on: boolean; onChange: (on: boolean) => void }) {
   return (
     <button
@@ -20,9 +21,6 @@ export function PlanToggle({ on, onChange }: { on: boolean; onChange: (on: boole
   );
 }
 
-export function planControl(
-  on: boolean,
-  onChange: (on: boolean) => void,
-): { id: string; label: string; inline: ReactNode } {
+export function planControl(on: boolean, onChange: (on: boolean) => void): ToolbarControl {
   return { id: 'plan', label: 'Plan mode', inline: <PlanToggle on={on} onChange={onChange} /> };
 }

@@ -1,7 +1,8 @@
 // A command the agent wants to run: the command, where, why, what it will do, and the decisions. A
 // command that needs the network is asked about as network access to a host.
 import type { CommandExecutionRequestApprovalParams } from '../../server/protocol/serverRequests';
-import { ChoiceButtons, choiceKeys, PromptCard } from './PromptCard';
+import { useView } from '../components/hooks';
+import { AnswerRules, ChoiceButtons, choiceKeys, PromptCard, WorkingFolder } from './PromptCard';
 import { commandChoices, describeActions, networkTarget } from './decisions';
 import type { CardProps } from './cardProps';
 
@@ -11,6 +12,7 @@ export function CommandPrompt({ prompt, position, answer, cardRef }: CardProps<'
   const choose = (decision: (typeof choices)[number]['decision']) => answer(prompt.key, { decision });
   const network = params.networkApprovalContext;
   const actions = describeActions(params.commandActions);
+  const root = useView((s) => s.thread?.cwd);
   return (
     <PromptCard
       icon={network ? 'globe' : 'terminal'}
@@ -25,13 +27,7 @@ export function CommandPrompt({ prompt, position, answer, cardRef }: CardProps<'
           {params.command}
         </pre>
       )}
-      {params.cwd && (
-        <div className="tl-card-meta tl-muted">
-          <span title={params.cwd}>
-            <span className="codicon codicon-folder" aria-hidden="true" /> {params.cwd}
-          </span>
-        </div>
-      )}
+      {params.cwd && <WorkingFolder path={params.cwd} root={root} />}
       {params.reason && <p className="tl-prompt-reason">{params.reason}</p>}
       {actions.length > 0 && (
         <ul className="tl-prompt-actions" aria-label="What it will do">
@@ -40,6 +36,7 @@ export function CommandPrompt({ prompt, position, answer, cardRef }: CardProps<'
           ))}
         </ul>
       )}
+      <AnswerRules choices={choices} />
     </PromptCard>
   );
 }

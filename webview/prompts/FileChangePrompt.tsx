@@ -5,7 +5,7 @@ import { isThreadItem } from '../../server/protocol/itemTypes';
 import { useHost, useItem, useView } from '../components/hooks';
 import { countChange, FileSummary } from '../components/items/FileChange';
 import { itemKey } from '../store/state';
-import { ChoiceButtons, choiceKeys, PromptCard } from './PromptCard';
+import { ChoiceButtons, choiceKeys, FolderPath, PromptCard } from './PromptCard';
 import { fileChoices } from './decisions';
 import type { CardProps } from './cardProps';
 
@@ -52,7 +52,8 @@ export function FileChangePrompt({ prompt, position, answer, cardRef }: CardProp
       {prompt.params.reason && <p className="tl-prompt-reason">{prompt.params.reason}</p>}
       {prompt.params.grantRoot && (
         <p className="tl-prompt-reason">
-          Accept for session also allows writes under <code>{prompt.params.grantRoot}</code>.
+          Accept for session also allows writes under <FolderPath path={prompt.params.grantRoot} root={cwd} />
+          .
         </p>
       )}
     </PromptCard>

@@ -4,7 +4,9 @@
 // buttons are one toolbar reached with the arrow keys, so the card is a single Tab stop: Shift+Tab from
 // the composer lands on the card itself, never on "Cancel turn".
 import type { KeyboardEvent, ReactNode, Ref } from 'react';
-import type { Choice, Shortcut } from './decisions';
+import { shortPath } from '../components/items/FileChange';
+import { keyName, type Shortcut } from './answers';
+import type { Choice } from './decisions';
 
 export interface PromptCardProps {
   icon: string;
@@ -56,7 +58,34 @@ export function PromptCard({ icon, title, position, keys, cardRef, children, act
   );
 }
 
-const keyNames: Record<Shortcut, string> = { Enter: 'Enter', Escape: 'Esc', S: 'S', A: 'A', D: 'D', C: 'C' };
+/**
+ * A folder as the user knows it: the workspace folder's name and the path inside it, the full path in
+ * the tooltip; a folder outside the workspace in full. It wraps rather than being cut.
+ */
+export function FolderPath({ path, root }: { path: string; root: string | undefined }) {
+  const inside = root && (path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`));
+  const folder = root
+    ?.replace(/[\\/]+$/, '')
+    .split(/[\\/]/)
+    .pop();
+  const shown = inside ? [folder, shortPath(path, root)].filter((p) => p && p !== path).join('/') : path;
+  return (
+    <code className="tl-prompt-path" title={path}>
+      {shown || path}
+    </code>
+  );
+}
+
+/** Where a command runs. */
+export function WorkingFolder({ path, root }: { path: string; root: string | undefined }) {
+  return (
+    <div className="tl-card-meta tl-muted tl-prompt-cwd" aria-label={`Working folder ${path}`}>
+      <span>
+        <span className="codicon codicon-folder" aria-hidden="true" /> <FolderPath path={path} root={root} />
+      </span>
+    </div>
+  );
+}
 
 /** A key as the button shows it (Enter as its symbol, which every font has in the codicons). */
 export function KeyHint({ shortcut }: { shortcut: Shortcut }) {
@@ -65,11 +94,33 @@ export function KeyHint({ shortcut }: { shortcut: Shortcut }) {
       <span className="codicon codicon-newline" />
     </kbd>
   ) : (
-    <kbd aria-hidden="true">{keyNames[shortcut]}</kbd>
+    <kbd aria-hidden="true">{keyName(shortcut)}</kbd>
   );
 }
 
-/** The answer buttons, each with its shortcut shown and announced; `children` go before them. */
+/**
+ * What the "always" answers of an approval would store, exactly, each in a code block that wraps (never
+ * cut). It goes in the card's body, which scrolls, so the answer buttons always stay in sight.
+ */
+export function AnswerRules<D>({ choices }: { choices: Choice<D>[] }) {
+  return choices.flatMap((c) =>
+    c.rule
+      ? [
+          <div key={c.rule.text} className="tl-prompt-rule">
+            <span className="tl-muted">{c.rule.caption}</span>
+            <pre>
+              <code>{c.rule.text}</code>
+            </pre>
+          </div>,
+        ]
+      : [],
+  );
+}
+
+/**
+ * The answers of an approval, from the one table: each button with its key shown, announced and in
+ * its tooltip. `children` go before the buttons.
+ */
 export function ChoiceButtons<D>({
   choices,
   onChoose,
@@ -80,22 +131,26 @@ export function ChoiceButtons<D>({
   children?: ReactNode;
 }) {
   return (
-    <div className="tl-prompt-buttons" role="toolbar" aria-label="Answers" onKeyDown={moveAlongToolbar}>
-      {children}
-      {choices.map((choice) => (
-        <button
-          key={choice.label}
-          type="button"
-          tabIndex={-1}
-          className={choice.primary ? 'tl-button' : 'tl-button tl-secondary'}
-          aria-keyshortcuts={choice.shortcut}
-          onClick={() => onChoose(choice.decision)}
-        >
-          {choice.label}
-          {choice.shortcut && <KeyHint shortcut={choice.shortcut} />}
-        </button>
-      ))}
-    </div>
+    <>
+      <div className="tl-prompt-buttons" role="toolbar" aria-label="Answers" onKeyDown={moveAlongToolbar}>
+        {children}
+        {choices.map((choice) => (
+          <button
+            key={choice.label}
+            type="button"
+            tabIndex={-1}
+            className={choice.primary ? 'tl-button' : 'tl-button tl-secondary'}
+            data-answer={choice.kind}
+            aria-keyshortcuts={choice.shortcut}
+            title={choice.shortcut ? `${choice.hint} (${keyName(choice.shortcut)})` : choice.hint}
+            onClick={() => onChoose(choice.decision)}
+          >
+            {choice.label}
+            {choice.shortcut && <KeyHint shortcut={choice.shortcut} />}
+          </button>
+        ))}
+      </div>
+    </>
   );
 }
 

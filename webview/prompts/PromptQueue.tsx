@@ -9,7 +9,8 @@ import type { SettledPrompt } from '../store/prompts';
 import { CommandPrompt } from './CommandPrompt';
 import { FileChangePrompt } from './FileChangePrompt';
 import { QuestionPrompt } from './QuestionPrompt';
-import { outcomeLabel } from './decisions';
+import { McpToolPrompt } from './McpToolPrompt';
+import { mcpChoices, outcomeLabel } from './decisions';
 import { useAnswer, usePrompts } from './usePrompts';
 
 /** How long a settled prompt's outcome stays. */
@@ -61,8 +62,14 @@ function Card(props: {
       return <CommandPrompt prompt={prompt} {...rest} />;
     case 'fileChange':
       return <FileChangePrompt prompt={prompt} {...rest} />;
-    case 'userInput':
-      return <QuestionPrompt prompt={prompt} {...rest} />;
+    case 'userInput': {
+      const choices = mcpChoices(prompt.params.questions);
+      return choices ? (
+        <McpToolPrompt prompt={prompt} choices={choices} {...rest} />
+      ) : (
+        <QuestionPrompt prompt={prompt} {...rest} />
+      );
+    }
   }
 }
 

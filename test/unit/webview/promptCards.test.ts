@@ -87,14 +87,22 @@ describe('webview prompt cards (jsdom)', () => {
     );
     assert.equal(card.getAttribute('aria-label'), 'Run this command? (1 of 2)');
     assert.equal(card.querySelector('.tl-prompt-command')?.textContent, 'npm test');
-    assert.ok(card.textContent?.includes('/work/demo'));
+    // The working folder as the user knows it (the workspace's name), its full path in the tooltip.
+    const cwd = card.querySelector('.tl-prompt-cwd .tl-prompt-path')!;
+    assert.equal(cwd.getAttribute('title'), '/work/demo');
+    assert.equal(cwd.textContent?.trim(), 'demo');
+    // What Always allow stores, exactly as the server writes it, in a code block.
+    assert.equal(
+      card.querySelector('.tl-prompt-rule pre code')?.textContent,
+      'prefix_rule(pattern=["npm","test"], decision="allow")',
+    );
     assert.ok(card.textContent?.includes('Run the tests to check the fix'));
     assert.deepEqual(
       page.all('.tl-prompt button').map((b) => [b.textContent, b.getAttribute('aria-keyshortcuts')]),
       [
-        ['Run', 'Enter'],
-        ['Always allow commands starting with `npm test`A', 'A'],
-        ['Run for this sessionS', 'S'],
+        ['Accept', 'Enter'],
+        ['Accept for sessionS', 'S'],
+        ['Always allowA', 'A'],
         ['DeclineEsc', 'Escape'],
         ['Cancel turnC', 'C'],
       ],
@@ -172,12 +180,12 @@ describe('webview prompt cards (jsdom)', () => {
       [-1, -1, -1, -1],
     );
     await press(page, card, { key: 'ArrowDown' });
-    assert.equal(document.activeElement?.textContent, 'Run');
+    assert.equal(document.activeElement?.textContent, 'Accept');
     const focused = () => document.activeElement as HTMLElement;
     await page.act(() => {
       focused().dispatchEvent(new window.KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
     });
-    assert.equal(focused().textContent, 'Run for this sessionS');
+    assert.equal(focused().textContent, 'Accept for sessionS');
     await page.act(() => {
       focused().dispatchEvent(new window.KeyboardEvent('keydown', { key: 'End', bubbles: true }));
     });
@@ -185,7 +193,7 @@ describe('webview prompt cards (jsdom)', () => {
     await page.act(() => {
       focused().dispatchEvent(new window.KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
     });
-    assert.equal(focused().textContent, 'Run', 'it wraps around');
+    assert.equal(focused().textContent, 'Accept', 'it wraps around');
     // Enter on a focused button is that button's (the browser clicks it), not the card's primary answer.
     await press(page, page.all('.tl-prompt button')[2], { key: 'Enter' });
     assert.deepEqual(answers(page), []);
@@ -284,6 +292,38 @@ describe('webview prompt cards (jsdom)', () => {
     });
     assert.equal(page.find('.tl-prompt-outcome-label').textContent, 'Answered');
     assert.ok(!page.find('.tl-prompts').textContent?.includes('s3cret'), 'the secret is not shown');
+    await page.unmount();
+  });
+
+  it('asks an MCP tool approval as an approval card: the same answers and keys, the option’s label sent', async () => {
+    const page = await open();
+    const mcp = questionPrompt('m1');
+    if (mcp.kind !== 'userInput') assert.fail();
+    mcp.params.questions = [
+      {
+        id: 'mcp_tool_approval',
+        header: 'Approve tool',
+        question: 'Allow the MCP server "demo" to run echo with {"text":"hi"}?',
+        isOther: false,
+        isSecret: false,
+        options: ['Accept', 'Decline', 'Cancel'].map((label) => ({ label, description: '' })),
+      },
+    ];
+    await prompts(page, mcp);
+    assert.equal(page.all('.tl-prompt input[type=radio]').length, 0, 'no radio buttons');
+    assert.deepEqual(
+      page.all('.tl-prompt button').map((b) => [b.textContent, b.getAttribute('aria-keyshortcuts')]),
+      [
+        ['Accept', 'Enter'],
+        ['DeclineEsc', 'Escape'],
+        ['Cancel turnC', 'C'],
+      ],
+    );
+    await press(page, page.find('.tl-prompt'), { key: 'Escape' });
+    assert.deepEqual(answers(page).at(-1)?.result, {
+      answers: { mcp_tool_approval: { answers: ['Decline'] } },
+    });
+    assert.equal(page.find('.tl-prompt-outcome-label').textContent, 'Declined');
     await page.unmount();
   });
 

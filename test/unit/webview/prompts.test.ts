@@ -5,8 +5,10 @@ import {
   commandChoices,
   describeActions,
   fileChoices,
+  mcpChoices,
   outcomeLabel,
 } from '../../../webview/prompts/decisions';
+import { answerLooks } from '../../../webview/prompts/answers';
 import {
   noPrompts,
   reducePrompts,
@@ -108,13 +110,13 @@ describe('webview prompt decisions', () => {
   const params = (p: ReturnType<typeof commandPrompt>) =>
     p.kind === 'commandExecution' ? p.params : assert.fail();
 
-  it('offers the four decisions, and "always allow" only with a proposed amendment', () => {
+  it('offers the four decisions from the one table, and "always allow" with its rule only when proposed', () => {
     const plain = commandChoices(params(commandPrompt('a')));
     assert.deepEqual(
       plain.map((c) => [c.label, c.decision, c.shortcut]),
       [
-        ['Run', 'accept', 'Enter'],
-        ['Run for this session', 'acceptForSession', 'S'],
+        ['Accept', 'accept', 'Enter'],
+        ['Accept for session', 'acceptForSession', 'S'],
         ['Decline', 'decline', 'Escape'],
         ['Cancel turn', 'cancel', 'C'],
       ],
@@ -122,35 +124,82 @@ describe('webview prompt decisions', () => {
     const amended = commandChoices(
       params(commandPrompt('a', 1, { proposedExecpolicyAmendment: ['npm', 'test'] })),
     );
-    assert.deepEqual(amended[1], {
-      label: 'Always allow commands starting with `npm test`',
+    assert.deepEqual(amended[2], {
+      kind: 'always',
+      label: 'Always allow',
+      hint: answerLooks.always.hint,
       decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['npm', 'test'] } },
       primary: false,
       shortcut: 'A',
+      // Exactly the line the server appends to default.rules.
+      rule: {
+        caption: 'Always allow stores this rule:',
+        text: 'prefix_rule(pattern=["npm","test"], decision="allow")',
+      },
     });
   });
 
-  it('follows availableDecisions when the server sends it, and words network access as such', () => {
+  it('offers only what availableDecisions allows, in the table’s order, with the same labels for network access', () => {
     const amendment = { host: 'example.com', action: 'allow' as const };
     const choices = commandChoices(
       params(
         commandPrompt('a', 1, {
           networkApprovalContext: { host: 'example.com', protocol: 'https' },
           availableDecisions: [
-            'accept',
-            { applyNetworkPolicyAmendment: { network_policy_amendment: amendment } },
             'decline',
+            { applyNetworkPolicyAmendment: { network_policy_amendment: amendment } },
+            'accept',
           ],
         }),
       ),
     );
     assert.deepEqual(
-      choices.map((c) => [c.label, c.shortcut]),
+      choices.map((c) => [c.label, c.shortcut, c.rule?.text]),
       [
-        ['Allow', 'Enter'],
-        ['Always allow example.com', 'A'],
-        ['Deny', 'Escape'],
+        ['Accept', 'Enter', undefined],
+        ['Always allow', 'A', 'example.com'],
+        ['Decline', 'Escape', undefined],
       ],
+    );
+  });
+
+  it('asks an MCP tool approval with the same answers; an option it cannot name leaves it a question', () => {
+    const question = (id: string, labels: string[]) => ({
+      id,
+      header: 'Approve tool',
+      question: 'Allow the MCP server "demo" to run echo with {}?',
+      isOther: false,
+      isSecret: false,
+      options: labels.map((label) => ({ label, description: '' })),
+    });
+    assert.deepEqual(
+      mcpChoices([question('mcp_tool_approval', ['Accept', 'Decline', 'Cancel'])])?.map((c) => [
+        c.label,
+        c.decision,
+        c.shortcut,
+      ]),
+      [
+        ['Accept', 'Accept', 'Enter'],
+        ['Decline', 'Decline', 'Escape'],
+        ['Cancel turn', 'Cancel', 'C'],
+      ],
+    );
+    // codex's wording of the same question.
+    assert.deepEqual(
+      mcpChoices([
+        question('mcp_tool_call_approval_call_1', ['Allow', 'Allow for this session', 'Cancel']),
+      ])?.map((c) => [c.label, c.decision, c.shortcut]),
+      [
+        ['Accept', 'Allow', 'Enter'],
+        ['Accept for session', 'Allow for this session', 'S'],
+        ['Cancel turn', 'Cancel', 'C'],
+      ],
+    );
+    assert.equal(mcpChoices([question('mcp_tool_approval', ['Accept', 'Run twice'])]), null);
+    assert.equal(mcpChoices([question('db', ['Accept', 'Decline'])]), null);
+    assert.equal(
+      outcomeLabel('userInput', { answered: { answers: { mcp_tool_approval: { answers: ['Cancel'] } } } }),
+      'Declined, turn cancelled',
     );
   });
 
