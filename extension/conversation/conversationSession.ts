@@ -9,6 +9,7 @@ import type {
   HostMessage,
   HostRequestName,
   HostRequests,
+  ThreadSnapshot,
   TurnOverrides,
   ViewContext,
   WebviewMessage,
@@ -57,6 +58,8 @@ export class ConversationSession extends Disposable {
     private threadId: string | undefined,
     /** Told the shown thread's title after each snapshot (a panel shows it on its tab). */
     private readonly onTitle: (title: string) => void = () => {},
+    /** Told the shown thread as each snapshot reads it (a panel's tab follows its status from there). */
+    private readonly onShown: (thread: ThreadSnapshot['thread']) => void = () => {},
   ) {
     super();
     this.handlers = this.requestHandlers();
@@ -194,6 +197,7 @@ export class ConversationSession extends Disposable {
     this.feed = new ThreadFeed(this.services.server, this.threadId, (m) => this.post(m), this.context);
     this.feed.onSnapshot = (thread) => {
       this.onTitle(threadTitle(thread));
+      this.onShown(thread);
       // After every snapshot (open, resync, restart): the webview takes prompts of the thread it shows.
       this.prompts.show(thread.id);
     };
