@@ -73,25 +73,29 @@ describe('threads in editor tabs (installed .vsix)', function () {
 
     // A click opens the thread where the setting says: an editor tab, not the Conversation view.
     await row('Alpha question').click();
-    const alpha = await panelWith(wb.page, 'Alpha first answer.');
-    assert.equal(await conversation(wb.page).getByText('Alpha first answer.').count(), 0);
+    const alpha = await panelWith(wb.page, 'Alpha question');
+    assert.equal(await conversation(wb.page).locator('.tl-header').count(), 0, 'the view shows no thread');
     // The row's Open in Editor button, with Alt held: Open to the Side.
     const beta = row('Beta question');
     await beta.hover();
+    await beta.locator('.actions .action-label[aria-label^="Open in Editor"]').hover();
     await wb.page.keyboard.down('Alt');
-    await beta.locator('.actions .action-label[aria-label="Open to the Side"]').click();
+    await beta.locator('.actions .action-label[aria-label^="Open to the Side"]').click();
     await wb.page.keyboard.up('Alt');
-    const betaFrame = await panelWith(wb.page, 'Beta first answer.');
+    const betaFrame = await panelWith(wb.page, 'Beta question');
     await until(async () => (await panelFrames(wb.page).count()) === 2, 15_000);
     const [left, right] = await Promise.all([alpha, betaFrame].map((f) => f.locator('body').boundingBox()));
     assert.ok(left && right && left.x + left.width <= right.x + 1, 'Beta opened beside Alpha');
 
     // Alpha streams slowly; Beta asks to run a command: both turns are under way at once.
-    const paragraphs = Array.from({ length: 60 }, (_, i) => `Alpha streams part ${i + 1}.\n\n`);
-    model.script({ output: [{ text: paragraphs }], eventDelayMs: 350 });
+    const paragraphs = Array.from({ length: 80 }, (_, i) => `Alpha streams part ${i + 1}.\n\n`);
+    model.script({ output: [{ text: paragraphs }], eventDelayMs: 400 });
     model.script(...execCall({ cmd: 'echo beta && touch beta.txt' }, 'Beta made the file.'));
+    // Alpha's request takes the first answer in the queue before Beta asks.
+    const asked = () => model.requests.filter((r) => r.responseIndex >= 0).length;
+    const before = asked();
     await send(alpha, 'Alpha, write at length');
-    await until(() => model.requests.length === 1, 30_000);
+    await until(() => asked() > before, 30_000);
     await send(betaFrame, 'Beta, make a file');
     await betaFrame.locator('.tl-prompt').waitFor({ timeout: 30_000 });
     await editorTab(wb.page, /^Running · Alpha question/).waitFor({ timeout: 15_000 });
@@ -109,18 +113,29 @@ describe('threads in editor tabs (installed .vsix)', function () {
       .click();
     await betaFrame.getByText('Beta made the file.').waitFor({ timeout: 30_000 });
     await editorTab(wb.page, /^Beta question/).waitFor({ timeout: 15_000 });
-    // Beta's turn finished while Alpha's still runs.
-    assert.equal(await alpha.getByText('Alpha streams part 60.').count(), 0, 'Alpha still streaming');
-    assert.ok((await tabTitles(wb.page)).some((t) => t.startsWith('Running · Alpha')));
-    await alpha.getByText('Alpha streams part 60.').waitFor({ timeout: 60_000 });
+    await alpha.getByText('Alpha streams part 80.').waitFor({ timeout: 60_000 });
     await editorTab(wb.page, /^Alpha question/).waitFor({ timeout: 15_000 });
 
     await runCommand(wb.page, 'Developer: Reload Window');
     await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-    await panelWith(wb.page, 'Alpha streams part 60.');
+    await panelWith(wb.page, 'Alpha streams part 80.');
     await panelWith(wb.page, 'Beta made the file.');
     assert.deepEqual((await tabTitles(wb.page)).sort(), ['Alpha question', 'Beta question']);
     await screenshot(wb.page, 'placement-two-tabs-after-reload');
+
+    // Ctrl+Enter in the tree opens the selected thread to the side, whatever the setting says.
+    await runCommand(wb.page, 'View: Close All Editors');
+    await until(async () => (await panelFrames(wb.page).count()) === 0, 15_000);
+    if (!(await view(wb.page, 'Threads').isVisible())) await activityBarItem(wb.page, 'Threadline').click();
+    // Ctrl+click selects without opening (the tree selects several); Ctrl+Enter opens the selected.
+    await rows().filter({ hasText: 'Archived' }).click();
+    await row('Beta question').click({ modifiers: ['Control'] });
+    const title = 'Beta question';
+    await wb.page.waitForTimeout(500);
+    assert.equal(await panelFrames(wb.page).count(), 0, 'a Ctrl+click opens nothing');
+    await wb.page.keyboard.press('Control+Enter');
+    await panelWith(wb.page, title);
+    assert.deepEqual(await tabTitles(wb.page), [title]);
   });
 });
 
