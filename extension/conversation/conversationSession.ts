@@ -166,6 +166,11 @@ export class ConversationSession extends Disposable {
       case 'answerPrompt':
         return this.prompts.answer(message.key, message.result);
       case 'openThread':
+        // A recent thread picked in the side bar opens where the user's setting says (maybe a tab).
+        if (this.context.kind === 'sidebar') {
+          await vscode.commands.executeCommand('threadline.openThread', message.threadId);
+          return;
+        }
         return this.show(message.threadId);
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');

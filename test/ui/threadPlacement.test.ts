@@ -139,6 +139,32 @@ describe('threads in editor tabs (installed .vsix)', function () {
   });
 });
 
+describe('the first-run side bar (installed .vsix)', () => {
+  const wb = useWorkbench();
+  before(() => wb.server.addUserSettings({ 'threadline.conversation.openIn': 'editor' }));
+
+  it('gives the Conversation view most of its height; a recent thread picked there opens as the setting says', async () => {
+    writeRollout(wb.home, { cwd: wb.workspace, turns: [{ id: 'turn-1', userText: 'Gamma question' }] });
+    await activityBarItem(wb.page, 'Threadline').click();
+    await sideBarIdle(wb.page);
+    const start = conversation(wb.page);
+    await start.getByText('Gamma question').waitFor({ timeout: 30_000 });
+    const [threads, talk] = await Promise.all(
+      ['Threads', 'Conversation'].map((name) => view(wb.page, name).boundingBox()),
+    );
+    assert.ok(threads && talk);
+    assert.ok(
+      talk.height >= 2.5 * threads.height,
+      `Threads ${threads.height}px, Conversation ${talk.height}px`,
+    );
+    await screenshot(wb.page, 'placement-first-run-side-bar');
+
+    await start.getByText('Gamma question').click();
+    await panelWith(wb.page, 'Gamma question');
+    assert.equal(await start.locator('.tl-header').count(), 0, 'the side bar view stays on its start page');
+  });
+});
+
 describe('the Conversation view in the secondary side bar (installed .vsix)', function () {
   this.timeout(180_000);
   const wb = useWorkbench();
