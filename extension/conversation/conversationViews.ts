@@ -143,8 +143,9 @@ class ConversationViews
    * editor's own Move View picker moves the Conversation view there; VS Code remembers where it put it.
    */
   async move(): Promise<void> {
+    // The command takes the view to move (a webview's focus does not count as the focused view).
     await vscode.commands.executeCommand(`${shownViewId()}.focus`);
-    await vscode.commands.executeCommand('workbench.action.moveFocusedView');
+    await vscode.commands.executeCommand('workbench.action.moveFocusedView', shownViewId());
   }
 
   async openPanel(threadId: string | undefined, column: vscode.ViewColumn, turnId?: string): Promise<void> {

@@ -10,6 +10,7 @@ import { writeRollout } from '../support/rollouts';
 import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
+  pickQuickInput,
   runCommand,
   screenshot,
   setColorTheme,
@@ -38,6 +39,17 @@ async function panelWith(page: Page, text: string): Promise<FrameLocator> {
     return found !== undefined;
   }, 60_000);
   return found!;
+}
+
+/** The Conversation view's webview frame, wherever the view is. */
+const viewFrames = (page: Page) =>
+  page.locator(`iframe.webview[src*="extensionId=${extensionId}"][src*="purpose=webviewView"]`);
+
+/** Whether `inner` is drawn within `outer`'s left and right edges (webviews float above the parts). */
+async function inside(inner: Locator, outer: Locator): Promise<boolean> {
+  const [a, b] = await Promise.all([inner.boundingBox(), outer.boundingBox()]);
+  assert.ok(a && b, 'both on screen');
+  return a.x >= b.x - 1 && a.x + a.width <= b.x + b.width + 1;
 }
 
 const editorTab = (page: Page, title: RegExp) =>
@@ -139,8 +151,11 @@ describe('threads in editor tabs (installed .vsix)', function () {
   });
 });
 
-describe('the first-run side bar (installed .vsix)', () => {
+describe('the first-run side bar (installed .vsix)', function () {
+  this.timeout(180_000);
   const wb = useWorkbench();
+  const model = useModelServer();
+  useScriptedModel(wb, () => model.baseUrl, { approval: 'never', sandbox: 'workspace-write' });
   before(() => wb.server.addUserSettings({ 'threadline.conversation.openIn': 'editor' }));
 
   it('gives the Conversation view most of its height; a recent thread picked there opens as the setting says', async () => {
@@ -163,6 +178,28 @@ describe('the first-run side bar (installed .vsix)', () => {
     await panelWith(wb.page, 'Gamma question');
     assert.equal(await start.locator('.tl-header').count(), 0, 'the side bar view stays on its start page');
   });
+
+  it('moves the Conversation view to the secondary side bar on request, where it answers and stays', async () => {
+    model.script({ output: [{ text: 'Moved and still here.' }] });
+    await activityBarItem(wb.page, 'Threadline').click();
+    await sideBarIdle(wb.page);
+    await conversation(wb.page).getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 30_000 });
+    await runCommand(wb.page, 'Threadline: Move Conversation View…');
+    await pickQuickInput(wb.page, 'New Secondary Side Bar Entry');
+    const frame = conversation(wb.page, 'only');
+    await send(frame, 'Are you on the right?');
+    await frame.getByText('Moved and still here.').waitFor({ timeout: 30_000 });
+    const auxiliaryBar = wb.page.locator('.part.auxiliarybar');
+    assert.ok(await inside(viewFrames(wb.page), auxiliaryBar), 'drawn in the secondary side bar');
+
+    // VS Code keeps the view where it was moved.
+    await runCommand(wb.page, 'Developer: Reload Window');
+    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    await runCommand(wb.page, 'Threadline: Focus Composer');
+    await conversation(wb.page, 'only').locator('.tl-composer').waitFor({ timeout: 60_000 });
+    assert.ok(await inside(viewFrames(wb.page), auxiliaryBar), 'still in the secondary side bar');
+    assert.equal(await view(wb.page, 'Conversation').count(), 0, 'not back under Threads');
+  });
 });
 
 describe('the Conversation view in the secondary side bar (installed .vsix)', function () {
@@ -172,12 +209,6 @@ describe('the Conversation view in the secondary side bar (installed .vsix)', fu
   useScriptedModel(wb, () => model.baseUrl, { approval: 'never', sandbox: 'workspace-write' });
   before(() => wb.server.addUserSettings({ 'threadline.conversation.openIn': 'secondarySideBar' }));
 
-  const inside = async (inner: Locator, outer: Locator) => {
-    const [a, b] = await Promise.all([inner.boundingBox(), outer.boundingBox()]);
-    assert.ok(a && b, 'both on screen');
-    return a.x >= b.x - 1 && a.x + a.width <= b.x + b.width + 1;
-  };
-
   it('leaves the side bar to Threads and answers a prompt sent from the secondary side bar', async () => {
     model.script({ output: [{ text: 'Answered from the right.' }] });
     const frame = await newThread(wb.page);
@@ -185,10 +216,10 @@ describe('the Conversation view in the secondary side bar (installed .vsix)', fu
     await frame.getByText('Answered from the right.').waitFor({ timeout: 30_000 });
 
     const auxiliaryBar = wb.page.locator('.part.auxiliarybar');
-    const viewFrame = wb.page.locator(
-      `iframe.webview[src*="extensionId=${extensionId}"][src*="purpose=webviewView"]`,
+    assert.ok(
+      await inside(viewFrames(wb.page), auxiliaryBar),
+      'the conversation is drawn in the secondary side bar',
     );
-    assert.ok(await inside(viewFrame, auxiliaryBar), 'the conversation is drawn in the secondary side bar');
     assert.equal(await view(wb.page, 'Conversation').count(), 0, 'no Conversation view under Threads');
     await view(wb.page, 'Threads').locator('.monaco-list-row', { hasText: 'Where are you?' }).waitFor();
     for (const kind of themes) {
