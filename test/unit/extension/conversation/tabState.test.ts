@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../../support/paths';
 import { tabIcon, tabLook, tabTitle } from '../../../../extension/conversation/tabState';
 
 describe('an editor tab’s state', () => {
@@ -21,5 +24,8 @@ describe('an editor tab’s state', () => {
   it('shows a colored icon for a state and the product’s mark per theme at rest', () => {
     assert.deepEqual(tabIcon('waiting'), { light: 'waiting.svg', dark: 'waiting.svg' });
     assert.deepEqual(tabIcon('idle'), { light: 'idle-light.svg', dark: 'idle-dark.svg' });
+    for (const look of ['running', 'waiting', 'error', 'idle'] as const)
+      for (const file of Object.values(tabIcon(look)))
+        assert.ok(existsSync(join(repoRoot, 'media', 'tab', file)), `media/tab/${file} is shipped`);
   });
 });
