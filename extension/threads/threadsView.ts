@@ -106,7 +106,7 @@ export class ThreadsView extends Disposable {
   }
 
   /**
-   * Opens a thread in the conversation view. A thread of the Codex history is only read by the
+   * Opens a thread where the setting (or `placement`) says. A thread of the Codex history is only read by the
    * server: resuming it gives its continuation in Threadline's home, which is what opens.
    */
   private async open(
