@@ -9,6 +9,7 @@ import type {
   HostMessage,
   HostRequestName,
   HostRequests,
+  ThreadSnapshot,
   TurnOverrides,
   ViewContext,
   WebviewMessage,
@@ -62,6 +63,8 @@ export class ConversationSession extends Disposable {
     private threadId: string | undefined,
     /** Told the shown thread's title after each snapshot (a panel shows it on its tab). */
     private readonly onTitle: (title: string) => void = () => {},
+    /** Told the shown thread as each snapshot reads it (a panel's tab follows its status from there). */
+    private readonly onShown: (thread: ThreadSnapshot['thread']) => void = () => {},
   ) {
     super();
     this.handlers = this.requestHandlers();
@@ -174,6 +177,11 @@ export class ConversationSession extends Disposable {
       case 'answerPrompt':
         return this.prompts.answer(message.key, message.result);
       case 'openThread':
+        // A recent thread picked in the side bar opens where the user's setting says (maybe a tab).
+        if (this.context.kind === 'sidebar') {
+          await vscode.commands.executeCommand('threadline.openThread', message.threadId);
+          return;
+        }
         return this.show(message.threadId);
       case 'showLog':
         this.services.server.log.show();
@@ -238,6 +246,7 @@ export class ConversationSession extends Disposable {
     this.feed = new ThreadFeed(this.services.server, this.threadId, (m) => this.post(m), this.context);
     this.feed.onSnapshot = (thread) => {
       this.onTitle(threadTitle(thread));
+      this.onShown(thread);
       // After every snapshot (open, resync, restart): the webview takes prompts of the thread it shows.
       this.prompts.show(thread.id);
     };

@@ -5,6 +5,7 @@ import type { ThreadlineServer } from '../server/threadlineServer';
 import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import { threadTitle } from '../../webview/common/threadTitle';
+import type { Placement } from '../conversation/placement';
 import type { ThreadNode, TreeNode } from './threadTreeModel';
 
 /** Opens a thread in the conversation view (registered by the conversation view). */
@@ -16,10 +17,18 @@ export function targets(node: TreeNode | undefined, selected: readonly TreeNode[
   return all.filter((n): n is ThreadNode => n.kind === 'thread');
 }
 
-/** Opens a thread in the Conversation view; with `turnId`, scrolled to that turn. */
-export async function openThread(threadId: string, turnId?: string): Promise<void> {
+/**
+ * Opens a thread where the user's setting says (or, with `placement`, in an editor tab here or beside);
+ * with `turnId`, scrolled to that turn.
+ */
+export async function openThread(
+  threadId: string,
+  turnId?: string,
+  placement: Placement = 'default',
+): Promise<void> {
   const commands = await vscode.commands.getCommands(true);
-  if (commands.includes(OPEN_THREAD)) await vscode.commands.executeCommand(OPEN_THREAD, threadId, turnId);
+  if (commands.includes(OPEN_THREAD))
+    await vscode.commands.executeCommand(OPEN_THREAD, threadId, turnId, placement);
 }
 
 export function threadCommands(server: ThreadlineServer, cwd: () => string | undefined): vscode.Disposable[] {

@@ -5,10 +5,11 @@ import { Disposable } from '../../webview/common/lifecycle';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
 import type { TurnAlerts } from '../approvals/turnAlerts';
 import type { ThreadlineServer } from '../server/threadlineServer';
-import { openThread, threadCommands } from './threadCommands';
+import type { Placement } from '../conversation/placement';
+import { openThread, targets, threadCommands } from './threadCommands';
 import { threadOrigin } from './threadOrigin';
 import { searchThreads } from './threadSearch';
-import { ThreadTreeModel, type SectionId } from './threadTreeModel';
+import { ThreadTreeModel, type SectionId, type TreeNode } from './threadTreeModel';
 import { ThreadTreeProvider } from './threadTreeProvider';
 
 export const THREADS_VIEW = 'threadline.threads';
@@ -87,6 +88,15 @@ export class ThreadsView extends Disposable {
       vscode.commands.registerCommand('threadline.openFromTree', (threadId: string) =>
         this.open(server, threadId),
       ),
+      // A row's Open in Editor button (Alt+click: to the side), its context menu, Ctrl/Cmd+Enter.
+      vscode.commands.registerCommand(
+        'threadline.openThreadInEditor',
+        (node?: TreeNode, selected?: TreeNode[]) => this.openEach(server, node, selected, 'editor'),
+      ),
+      vscode.commands.registerCommand(
+        'threadline.openThreadToSide',
+        (node?: TreeNode, selected?: TreeNode[]) => this.openEach(server, node, selected, 'side'),
+      ),
       vscode.commands.registerCommand('threadline.refreshThreads', () => this.model.reset()),
       vscode.commands.registerCommand('threadline.showAllWorkspaces', () => this.setShowAll(true)),
       vscode.commands.registerCommand('threadline.showWorkspaceOnly', () => this.setShowAll(false)),
@@ -115,16 +125,33 @@ export class ThreadsView extends Disposable {
   }
 
   /**
-   * Opens a thread in the conversation view. A thread of the Codex history is only read by the
+   * Opens a thread where the setting (or `placement`) says. A thread of the Codex history is only read by the
    * server: resuming it gives its continuation in Threadline's home, which is what opens.
    */
-  private async open(server: ThreadlineServer, threadId: string, turnId?: string): Promise<void> {
+  private async open(
+    server: ThreadlineServer,
+    threadId: string,
+    turnId?: string,
+    placement?: Placement,
+  ): Promise<void> {
     const thread = this.model.thread(threadId)?.thread;
     if (thread && threadOrigin(thread, server.info?.codexHome).codexHistory) {
       const { thread: continued } = await server.request('thread/resume', { threadId, excludeTurns: true });
-      return openThread(continued.id);
+      return openThread(continued.id, undefined, placement);
     }
-    return openThread(threadId, turnId);
+    return openThread(threadId, turnId, placement);
+  }
+
+  /** The clicked rows (a keybinding passes none: the selected ones), each in an editor tab of its own. */
+  private async openEach(
+    server: ThreadlineServer,
+    node: TreeNode | undefined,
+    selected: TreeNode[] | undefined,
+    placement: Placement,
+  ): Promise<void> {
+    const selection = this.view.selection as TreeNode[];
+    const nodes = node ? targets(node, selected) : targets(selection[0], selection);
+    for (const { thread } of nodes) await this.open(server, thread.id, undefined, placement);
   }
 
   private async setShowAll(showAll: boolean): Promise<void> {
