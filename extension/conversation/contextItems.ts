@@ -33,6 +33,7 @@ export type TerminalCapture =
       cwd?: string;
       /** Undefined while it runs, or when the shell did not report it. */
       exitCode?: number;
+      running?: boolean;
       /** Raw, as the terminal received it (escape sequences included). */
       output: string;
       /** Output was dropped at its start while it was recorded. */
@@ -51,7 +52,11 @@ export function terminalItem(capture: TerminalCapture): UserInput {
     return placeheld(`[Terminal output was asked for: ${note}]`, placeholder);
   }
   const { text, cut } = tailWithin(plainTerminalText(capture.output), MAX_TERMINAL_BYTES);
-  const status = capture.exitCode === undefined ? 'no exit code reported' : `exit code ${capture.exitCode}`;
+  const status = capture.running
+    ? 'still running'
+    : capture.exitCode === undefined
+      ? 'no exit code reported'
+      : `exit code ${capture.exitCode}`;
   const where = capture.cwd ? ` in ${capture.cwd}` : '';
   const label = `The output of the command "${capture.commandLine}"${where} (${status}), the last command in the terminal "${capture.terminal}"`;
   const truncated =

@@ -6,6 +6,7 @@ import type { PendingApprovals } from '../approvals/pendingApprovals';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { ConversationSession, type SessionServices } from './conversationSession';
 import { DiffViews } from './diffViews';
+import { ContextMentions } from './contextMentions';
 import { FileMentions } from './fileMentions';
 import { webviewHtml, webviewOptions } from './webviewHtml';
 
@@ -18,10 +19,12 @@ export function registerConversation(
   approvals: PendingApprovals,
 ): vscode.Disposable[] {
   const diffs = new DiffViews();
-  const services: SessionServices = { server, diffs, mentions: new FileMentions(server), approvals };
+  const mentions = new ContextMentions(new FileMentions(server));
+  const services: SessionServices = { server, diffs, mentions, approvals };
   const views = new ConversationViews(context.extensionUri, services);
   return [
     diffs,
+    mentions,
     views,
     vscode.window.registerWebviewViewProvider(conversationViewId, views),
     vscode.window.registerWebviewPanelSerializer(panelViewType, views),
@@ -31,6 +34,11 @@ export function registerConversation(
         : undefined,
     ),
     vscode.commands.registerCommand('threadline.focusComposer', () => views.focusComposer()),
+    vscode.commands.registerCommand('threadline.addSelection', () => {
+      const selection = mentions.selectionToken(vscode.window.activeTextEditor);
+      if (!selection) return vscode.window.showInformationMessage('Select some lines in an editor first.');
+      return views.addToComposer(`${selection.insert} `);
+    }),
     vscode.commands.registerCommand('threadline.openInEditor', (threadId: unknown) =>
       views.openPanel(typeof threadId === 'string' ? threadId : views.viewThreadId),
     ),
@@ -90,6 +98,22 @@ class ConversationViews
   async focusComposer(): Promise<void> {
     await vscode.commands.executeCommand(`${conversationViewId}.focus`);
     this.view?.focusComposer();
+  }
+
+  /**
+   * Appends to the draft of a conversation: one in a visible editor tab if any,
+   * else the Conversation view's, which opens; either takes the focus.
+   */
+  async addToComposer(text: string): Promise<void> {
+    const panel = [...this.panels].find(([p]) => p.visible)?.[1];
+    if (panel) {
+      panel.insertText(text);
+      return panel.focusComposer();
+    }
+    await vscode.commands.executeCommand(`${conversationViewId}.focus`);
+    if (!this.view) return;
+    this.view.insertText(text);
+    this.view.focusComposer();
   }
 
   async openPanel(threadId: string | undefined): Promise<void> {
