@@ -34,9 +34,9 @@ export class ContextMentions extends Disposable {
   /** The `@` token for the editor's selection (whole lines), or undefined with nothing selected. */
   selectionToken(editor = this.editor()): { label: string; insert: string } | undefined {
     if (!editor || editor.selection.isEmpty) return undefined;
-    const { start, end } = lineRange(editor.selection);
+    const lines = lineSuffix(lineRange(editor.selection));
     const path = shownPath(editor.document.uri);
-    return { label: `${path}:${start}-${end}`, insert: `@${tokenPath(path)}:${start}-${end}` };
+    return { label: `${path}:${lines}`, insert: `@${tokenPath(path)}:${lines}` };
   }
 
   async suggest(query: string): Promise<MentionSuggestion[]> {
@@ -93,7 +93,7 @@ export class ContextMentions extends Disposable {
         if (!uri) return undefined;
         const lines =
           mention.kind === 'selection' ? { start: mention.startLine, end: mention.endLine } : undefined;
-        const name = lines ? `${mention.path}:${lines.start}-${lines.end}` : mention.path;
+        const name = lines ? `${mention.path}:${lineSuffix(lines)}` : mention.path;
         return this.fileItem(uri, name, lines);
       }
       case 'symbol': {
@@ -141,7 +141,7 @@ export class ContextMentions extends Disposable {
         label: `problems:${path}`,
         insert: `@problems:${tokenPath(path)}`,
         icon: 'warning',
-        detail: `Problems in the active file (${count})`,
+        detail: `${count} in the active file`,
       });
     }
     const all = vscode.languages.getDiagnostics().reduce((sum, [, list]) => sum + list.length, 0);
@@ -150,7 +150,7 @@ export class ContextMentions extends Disposable {
       label: 'problems',
       insert: '@problems',
       icon: 'warning',
-      detail: `Problems in the workspace (${all})`,
+      detail: `${all} in the workspace`,
     });
     const terminal = this.terminals.capture();
     if (terminal.kind !== 'noTerminal') {
@@ -233,6 +233,10 @@ function lineRange(selection: vscode.Selection): { start: number; end: number } 
       : selection.end.line + 1;
   return { start, end: endLine };
 }
+
+/** `10-20`, or `10` for one line: how a token names lines. */
+const lineSuffix = ({ start, end }: { start: number; end: number }) =>
+  start === end ? `${start}` : `${start}-${end}`;
 
 function shownPath(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);

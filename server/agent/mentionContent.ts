@@ -53,7 +53,11 @@ async function fileText(
   lines: LineRange | undefined,
 ): Promise<string> {
   const read = await readLines(file, lines, MAX_CONTENT_BYTES);
-  const what = lines ? `Lines ${lines.start}-${lines.end} of ${shown}` : `The file ${shown}`;
+  const what = !lines
+    ? `The file ${shown}`
+    : lines.start === lines.end
+      ? `Line ${lines.start} of ${shown}`
+      : `Lines ${lines.start}-${lines.end} of ${shown}`;
   const label = name && name !== shown ? `${what} (mentioned as "${name}")` : what;
   if (read.binary) return contextBlock({ label, body: `(a binary file of ${sizeText(size)}: not shown)` });
   let truncated: string | undefined;

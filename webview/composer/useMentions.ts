@@ -70,7 +70,7 @@ export function useMentions(draft: string, input: RefObject<HTMLTextAreaElement 
     label: s.label,
     indices: s.indices,
     detail: s.detail,
-    title: s.location ? `${s.location.path}:${s.location.startLine}` : undefined,
+    title: s.detail ? `${s.label} — ${s.detail}` : s.label,
   }));
 
   return { results, rows, active, update, choose, onKeyDown, attached };

@@ -23,7 +23,7 @@ const suggestions: MentionSuggestion[] = [
     label: 'problems',
     insert: '@problems',
     icon: 'warning',
-    detail: 'Problems in the workspace (2)',
+    detail: '2 in the workspace',
   },
   {
     kind: 'context',
