@@ -193,6 +193,41 @@ describe('webview composer @ context (jsdom)', () => {
     await page.unmount();
   });
 
+  it('shows attached context in a sent message by its token, not its whole text', async () => {
+    const page = await open();
+    const block = 'The output of the command "make" (exit code 2)…\n```\nlots of output\n```';
+    const item = {
+      type: 'userMessage' as const,
+      id: 'u2',
+      content: [
+        { type: 'text' as const, text: 'why?' },
+        {
+          type: 'text' as const,
+          text: block,
+          text_elements: [{ byteRange: { start: 0, end: block.length + 2 }, placeholder: '@terminal' }],
+        },
+        { type: 'mention' as const, name: 'src/app.ts:3-9', path: '/w/src/app.ts#L3-9' },
+      ],
+    };
+    await page.receive({
+      type: 'snapshot',
+      seq: 0,
+      snapshot: snapshot([turn('t1', [item], 'completed')]),
+      context: { kind: 'sidebar', restricted: false },
+    });
+    const you = page.find('[aria-label="You"]');
+    assert.deepEqual(
+      [...you.querySelectorAll('.tl-chip')].map((chip) => chip.textContent?.trim()),
+      ['terminal', 'src/app.ts:3-9'],
+    );
+    assert.ok(!you.textContent?.includes('lots of output'));
+    assert.equal(
+      you.querySelector('.tl-chip')?.getAttribute('title'),
+      'The output of the command "make" (exit code 2)…',
+    );
+    await page.unmount();
+  });
+
   it('appends what an editor command sends on a word of its own', async () => {
     const page = await open();
     await page.type('look at');
