@@ -40,6 +40,11 @@ export type TerminalCapture =
       dropped?: boolean;
     };
 
+// VS Code hands an extension a command's output only from when it starts reading it, which is
+// when it hears the command started: a command that prints at once may be done by then.
+const NO_OUTPUT =
+  '(no output was captured: the command printed nothing, or printed it before VS Code passed it on)';
+
 export function terminalItem(capture: TerminalCapture): UserInput {
   const placeholder = '@terminal';
   if (capture.kind !== 'command') {
@@ -63,7 +68,7 @@ export function terminalItem(capture: TerminalCapture): UserInput {
     cut || capture.dropped
       ? `only the last ${sizeText(MAX_TERMINAL_BYTES)} of the output are shown`
       : undefined;
-  return placeheld(contextBlock({ label, body: text || '(no output)', truncated }), placeholder);
+  return placeheld(contextBlock({ label, body: text || NO_OUTPUT, truncated }), placeholder);
 }
 
 /**

@@ -40,12 +40,13 @@ export class ContextMentions extends Disposable {
   }
 
   async suggest(query: string): Promise<MentionSuggestion[]> {
-    const [files, symbols] = await Promise.all([
+    const [context, files, symbols] = await Promise.all([
+      this.editorContext(),
       this.files.find(query, 30),
       query.trim().length >= 2 ? this.symbols(query) : [],
     ]);
     return [
-      ...this.editorContext(),
+      ...context,
       ...files.map(({ path, indices, isFolder }): MentionSuggestion =>
         isFolder
           ? {
@@ -71,7 +72,7 @@ export class ContextMentions extends Disposable {
   private async resolveOne(mention: ContextMention): Promise<UserInput | undefined> {
     switch (mention.kind) {
       case 'terminal':
-        return terminalItem(this.terminals.capture());
+        return terminalItem(await this.terminals.capture());
       case 'problems': {
         const uri = mention.path === undefined ? undefined : this.uriOf(mention.path);
         if (mention.path !== undefined && !uri) return undefined;
@@ -120,7 +121,7 @@ export class ContextMentions extends Disposable {
     return { type: 'mention', name, path: lines ? `${uri.fsPath}#L${lines.start}-${lines.end}` : uri.fsPath };
   }
 
-  private editorContext(): MentionSuggestion[] {
+  private async editorContext(): Promise<MentionSuggestion[]> {
     const context: MentionSuggestion[] = [];
     const editor = this.editor();
     if (editor) {
@@ -152,7 +153,7 @@ export class ContextMentions extends Disposable {
       icon: 'warning',
       detail: `${all} in the workspace`,
     });
-    const terminal = this.terminals.capture();
+    const terminal = await this.terminals.capture();
     if (terminal.kind !== 'noTerminal') {
       const detail =
         terminal.kind === 'command'

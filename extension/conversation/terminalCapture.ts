@@ -27,7 +27,12 @@ interface Recorded {
   dropped: boolean;
   running: boolean;
   exitCode?: number;
+  /** Settles when the output stream ends, which may be just after the execution's end event. */
+  reading: Promise<void>;
 }
+
+/** How long a capture waits for the rest of an ended command's output. */
+const OUTPUT_SETTLE_MS = 1000;
 
 export class TerminalCaptures extends Disposable {
   private readonly last = new Map<vscode.Terminal, Recorded>();
@@ -56,7 +61,7 @@ export class TerminalCaptures extends Disposable {
   }
 
   /** What can be said about the active terminal's last command. */
-  capture(): TerminalCapture {
+  async capture(): Promise<TerminalCapture> {
     const terminal = vscode.window.activeTerminal;
     if (!terminal) return { kind: 'noTerminal' };
     const name = terminal.name;
@@ -64,6 +69,12 @@ export class TerminalCaptures extends Disposable {
     const recorded = this.last.get(terminal);
     if (!this.api || (!integration && !recorded)) return { kind: 'noShellIntegration', terminal: name };
     if (!recorded) return { kind: 'noCommand', terminal: name };
+    if (!recorded.running) {
+      let timer: NodeJS.Timeout | undefined;
+      const settle = new Promise<void>((resolve) => (timer = setTimeout(resolve, OUTPUT_SETTLE_MS)));
+      await Promise.race([recorded.reading, settle]);
+      clearTimeout(timer);
+    }
     return {
       kind: 'command',
       terminal: name,
@@ -77,9 +88,15 @@ export class TerminalCaptures extends Disposable {
   }
 
   private record(terminal: vscode.Terminal, execution: ShellExecution): void {
-    const recorded: Recorded = { execution, output: '', dropped: false, running: true };
+    const recorded: Recorded = {
+      execution,
+      output: '',
+      dropped: false,
+      running: true,
+      reading: Promise.resolve(),
+    };
     this.last.set(terminal, recorded);
-    void (async () => {
+    recorded.reading = (async () => {
       try {
         for await (const data of execution.read()) {
           recorded.output += data;
