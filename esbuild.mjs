@@ -2,6 +2,8 @@
 // `--production` minifies without source maps (what ships); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
@@ -37,10 +39,11 @@ const apart = (filter, bundle) => ({
 });
 
 /**
- * Node's modules the handshake does not need, which the core loads when one of their exports is first
- * read rather than when a module importing them loads: loading them at startup cost ~3.5 ms of the
- * ~15 ms a start may take over a bare Node server (bench/startup.mjs). Each import of one gets an
- * object with a getter per export (the names are this Node's, read at build time).
+ * Node's modules the handshake does not need, which the bundles load when one of their exports is
+ * first read rather than when a module importing them loads: loading them at startup cost ~3.5 ms of
+ * the ~15 ms a start may take over a bare Node server (bench/startup.mjs). Each import of one gets an
+ * object with a getter per export (the names are this Node's, read at build time), which loads it
+ * under Node's V8 flags so that it keeps Node's code cache (server/v8Flags.ts).
  */
 const deferredBuiltins = [
   'crypto',
@@ -51,24 +54,27 @@ const deferredBuiltins = [
   'perf_hooks',
   'v8',
 ];
+const serverDir = fileURLToPath(new URL('./server', import.meta.url));
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build) {
     const filter = new RegExp(`^(node:)?(${deferredBuiltins.join('|').replaceAll('/', '\\/')})$`);
     build.onResolve({ filter }, (args) =>
-      args.namespace === 'lazy-builtin'
+      args.namespace === 'lazy-builtin' || args.importer === join(serverDir, 'v8Flags.ts')
         ? { path: args.path, external: true }
         : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const exported = Object.keys(await import(`node:${args.path}`)).filter((key) => key !== 'default');
       return {
-        contents: `let real;
-const load = () => (real ??= require('node:${args.path}'));
+        contents: `const { withNodeFlags } = require('./v8Flags');
+let real;
+const load = () => (real ??= withNodeFlags(() => require('node:${args.path}')));
 module.exports = Object.defineProperties({}, {
 ${exported.map((key) => `  ${JSON.stringify(key)}: { get: () => load()[${JSON.stringify(key)}], enumerable: true },`).join('\n')}
 });`,
         loader: 'js',
+        resolveDir: serverDir,
       };
     });
   },
@@ -149,7 +155,6 @@ const builds = {
     entryPoints: { server: 'server/cli/main.ts' },
     outdir: 'dist',
     plugins: [lazyBuiltins],
-    define: { ...node.define, __DEFERRED_BUILTINS__: JSON.stringify(deferredBuiltins) },
     banner: { js: '#!/usr/bin/env node' },
   },
   'server-core': {

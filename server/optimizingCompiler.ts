@@ -11,7 +11,7 @@
 // launcher turns it off once the server has started (any flag change before that costs the built-ins
 // loaded after it their code cache, too); the state lives on the process, since the launcher and the
 // core are separate bundles.
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flag } from './v8Flags';
 
 interface CompilerState {
   skipped: boolean;
@@ -23,17 +23,17 @@ const state: CompilerState = ((globalThis as Record<symbol, CompilerState | unde
 ] ??= { skipped: false, running: 0 });
 
 export function skipOptimizingCompiler(): void {
-  setFlagsFromString('--no-opt');
+  setV8Flag('--no-opt');
   state.skipped = true;
 }
 
 /** Runs CPU-bound work with the optimizing compiler on (it is off again once no such work runs). */
 export function optimized<T>(work: () => T): T {
   if (!state.skipped) return work();
-  if (state.running++ === 0) setFlagsFromString('--opt');
+  if (state.running++ === 0) setV8Flag('--opt');
   try {
     return work();
   } finally {
-    if (--state.running === 0) setFlagsFromString('--no-opt');
+    if (--state.running === 0) setV8Flag('--no-opt');
   }
 }

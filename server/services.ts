@@ -63,6 +63,7 @@ export class Services {
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
   private started: (() => void) | undefined;
+  private closing = false;
 
   /** Layers, writes, requirements and feature flags of the config. */
   readonly configuration: ConfigService;
@@ -209,9 +210,14 @@ export class Services {
     this.started = started;
   }
 
-  /** Starts loading what thread methods need, without making anyone wait for it. */
+  /**
+   * Starts loading what thread methods need, without making anyone wait for it; not once the server
+   * is closing (a client that ended its input right after the handshake), which would open the store
+   * after close() and make the exit wait for it.
+   */
   warmUp(): void {
     setImmediate(() => {
+      if (this.closing) return;
       const started = this.started;
       this.started = undefined;
       started?.();
@@ -225,6 +231,7 @@ export class Services {
 
   /** Ends running turns (recorded as interrupted), then closes the store. */
   async close(): Promise<void> {
+    this.closing = true;
     const threads = this.loaded.states();
     const running = threads.flatMap((thread) => (thread.turn ? [thread.turn] : []));
     for (const turn of running) turn.interrupt();

@@ -80,5 +80,6 @@ function readPersisted(value: unknown): PersistedState {
     threadId: typeof state.threadId === 'string' ? state.threadId : undefined,
     drafts: typeof state.drafts === 'object' && state.drafts !== null ? state.drafts : {},
     scroll: typeof state.scroll === 'object' && state.scroll !== null ? state.scroll : {},
+    planning: typeof state.planning === 'object' && state.planning !== null ? state.planning : {},
   };
 }

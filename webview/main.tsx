@@ -1,12 +1,15 @@
 // Webview entry: connects the store to the host, says it is ready, and mounts the React app.
 import { createRoot } from 'react-dom/client';
 import '@vscode/codicons/dist/codicon.css';
+import './composer/planAndSlash.css';
 import './main.css';
 import './prompts/prompts.css';
+import './states/states.css';
 import { App } from './App';
 import { HostContext, StoreContext } from './components/hooks';
 import { Host, type VsCodeApi } from './host';
 import { ConversationStore } from './store/store';
+import { removeSkeletonWhenLoaded } from './states/loading';
 import { warmUpWhenIdle } from './warmUp';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -16,11 +19,14 @@ const store = new ConversationStore({
   // Deltas are applied once per frame; a hidden view gets no frames, so it catches up on a timer.
   schedule: (flush) => (document.hidden ? setTimeout(flush, 250) : requestAnimationFrame(flush)),
   requestResync: (threadId) => host.post({ type: 'resync', threadId }),
+  expectsThread: host.state.threadId !== undefined,
 });
 host.onMessage((message) => {
   store.receive(message);
   if (message.type === 'snapshot') host.saveState({ threadId: message.snapshot.thread.id });
 });
+
+removeSkeletonWhenLoaded(store, document);
 
 const container = document.getElementById('root');
 if (container) {

@@ -4,6 +4,7 @@
 // asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
 import type { ApprovalPolicy, SandboxMode } from '../server/protocol/enums';
 import type { ResultOf } from '../server/protocol/methods';
+import type { CustomPrompt } from './composer/customPrompts';
 import type { Model } from '../server/protocol/modelMethods';
 import type { ServerNotification } from '../server/protocol/notificationRoutes';
 import type { SkillMetadata } from '../server/protocol/skillMethods';
@@ -55,6 +56,11 @@ export type HostMessage =
   | { type: 'snapshot'; seq: number; snapshot: ThreadSnapshot; context: ViewContext }
   /** No thread selected: the view shows the composer for a new thread and this workspace's recent threads. */
   | { type: 'empty'; context: ViewContext; reason?: string; start?: StartInfo }
+  /**
+   * The server stopped for good (it crashed repeatedly or cannot start): the view says why and offers
+   * Show Log and Restart; a snapshot or `empty` after a restart replaces it.
+   */
+  | { type: 'serverFailed'; reason: string; context: ViewContext }
   /** One protocol notification for the shown thread; `seq` is the previous message's + 1. */
   | { type: 'delta'; threadId: string; seq: number; notification: ProtocolNotification }
   /** Older turns, prepended (answer-free push so the list can keep its scroll anchor). */
@@ -114,6 +120,8 @@ export type PromptOutcome =
 
 /** What the view with no thread open shows besides the composer. */
 export interface StartInfo {
+  /** The workspace's name (VS Code's), when a folder is open. */
+  workspace?: string;
   /** This workspace's threads, most recently updated first (a handful). */
   recent: RecentThread[];
   /** What a new thread would run with, as far as the editor's settings say. */
@@ -182,11 +190,29 @@ export interface HostRequests {
   /** A pasted image written to a temp file, so it can travel as `localImage`. */
   saveImage: { params: { dataUrl: string }; result: { path: string } };
   loadOlderTurns: { params: { threadId: string }; result: { loaded: number } };
+  /**
+   * Edit and resend: drops the thread's last turn (`turnId`, thread/rollback) and starts a new one with
+   * the edited input. Refused when `turnId` is no longer the last turn or a turn is running.
+   */
+  resendEdited: {
+    params: { threadId: string; turnId: string; input: UserInput[]; overrides: TurnOverrides };
+    result: { turnId: string };
+  };
   /** Starts a thread in this workspace with its first turn; the view then shows it. */
   startThread: { params: { input: UserInput[]; overrides: TurnOverrides }; result: { threadId: string } };
   checkSetup: { params: Record<string, never>; result: SetupStatus };
   runSetup: { params: SetupAction; result: SetupStatus };
+  /** The user's prompt files and the workspace's, for the `/` menu (read when the menu first opens). */
+  listPrompts: { params: Record<string, never>; result: { prompts: CustomPrompt[] } };
+  /** `/review`: review/start on the thread, inline; the uncommitted changes unless told what to check. */
+  startReview: { params: { threadId: string; instructions: string }; result: { turnId: string } };
+  /** `/compact`: thread/compact/start. */
+  compactThread: { params: { threadId: string }; result: Record<string, never> };
+  /** `/status`: the provider's rate limits as account/rateLimits/read reports them (null: none known). */
+  readRateLimits: { params: Record<string, never>; result: { rateLimits: RateLimits | null } };
 }
+
+export type RateLimits = ResultOf<'account/rateLimits/read'>['rateLimits'];
 export type HostRequestName = keyof HostRequests;
 export type RequestParams<N extends HostRequestName> = HostRequests[N]['params'];
 export type RequestResult<N extends HostRequestName> = HostRequests[N]['result'];
@@ -233,6 +259,11 @@ export interface TurnOverrides {
   effort?: string;
   approvalPolicy?: ApprovalPolicy;
   sandbox?: SandboxMode;
+  /**
+   * Plan mode or the default one (turn/start's collaborationMode, which names the model to run; '' for a
+   * thread still to start: the one it starts with).
+   */
+  mode?: { mode: 'plan' | 'default'; model: string };
 }
 
 export type WebviewMessage =
@@ -258,6 +289,8 @@ export type WebviewMessage =
   /** Puts back what a turn changed on disk, after the user confirms the list of files. */
   | { type: 'undoTurnChanges'; turnId: string }
   | { type: 'openInEditor'; threadId: string }
+  /** `/new` and `/model`: the editor's New Thread and Choose Provider and Model commands. */
+  | { type: 'runCommand'; command: 'newThread' | 'chooseModel' }
   /** The user's answer to a pending prompt; a prompt already settled ignores it. */
   | { type: 'answerPrompt'; key: string; result: PromptResult }
   /** A pending file change's proposed edit in the diff editor. */
@@ -265,7 +298,10 @@ export type WebviewMessage =
   /** "Manage Workspace Trust" from the composer's Restricted Mode notice. */
   | { type: 'manageTrust' }
   /** A recent thread picked in the view with no thread open. */
-  | { type: 'openThread'; threadId: string };
+  | { type: 'openThread'; threadId: string }
+  /** The server-failed state's buttons. */
+  | { type: 'showLog' }
+  | { type: 'restartServer' };
 
 /** State the webview keeps through hide/show and window reloads (VS Code's getState/setState). */
 export interface PersistedState {
@@ -274,6 +310,11 @@ export interface PersistedState {
   drafts: Record<string, string>;
   /** Scroll position per thread: the index of the first visible row. */
   scroll: Record<string, number>;
+  /**
+   * Plan mode per thread ("" a new thread's): true in it; false left in the composer, the server still
+   * to be told by the next turn.
+   */
+  planning?: Record<string, boolean>;
 }
 
 export type { ThreadStatus };

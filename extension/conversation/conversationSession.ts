@@ -22,7 +22,9 @@ import { readSettings } from '../settings/settings';
 import type { DiffViews } from './diffViews';
 import type { ContextMentions } from './contextMentions';
 import { startInfo, startThread } from './newThread';
+import { replaceLastTurn } from './resendEdited';
 import { PromptFeed, type PromptRegistry } from './promptFeed';
+import { slashRequests } from './slashRequests';
 import { ThreadFeed } from './threadFeed';
 import { supportsTurnChanges, TurnChanges } from './turnChanges';
 
@@ -50,6 +52,8 @@ export class ConversationSession extends Disposable {
   private readonly prompts: PromptFeed;
   private readonly turnChanges: TurnChanges;
   private revealTurnId: string | undefined;
+  /** The view shows the server's failure: the server running again reloads it. */
+  private showsFailure = false;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -72,6 +76,12 @@ export class ConversationSession extends Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.context.restricted = false;
         if (this.ready) void this.load();
+      }),
+      // A server that stopped for good is said in the view; once it runs again the view loads afresh.
+      services.server.onStateChange((state, detail) => {
+        if (!this.ready) return;
+        if (state === 'failed') this.postFailure(detail);
+        else if (state === 'ready' && this.showsFailure) void this.load();
       }),
       services.server.onResubscribed((resumed) => {
         if (resumed.thread.id === this.feed?.threadId)
@@ -173,8 +183,21 @@ export class ConversationSession extends Disposable {
         return this.prompts.answer(message.key, message.result);
       case 'openThread':
         return this.show(message.threadId);
+      case 'showLog':
+        this.services.server.log.show();
+        return;
+      case 'restartServer':
+        await vscode.commands
+          .executeCommand('threadline.restartServer')
+          .then(undefined, (e: Error) => this.showError(e));
+        return;
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');
+        return;
+      case 'runCommand':
+        await vscode.commands.executeCommand(
+          message.command === 'newThread' ? 'threadline.newThread' : 'threadline.chooseModel',
+        );
         return;
       case 'openPromptDiff':
         await vscode.commands
@@ -184,19 +207,36 @@ export class ConversationSession extends Disposable {
     }
   }
 
+  private postFailure(detail: string | undefined): void {
+    this.showsFailure = true;
+    const reason = detail ?? this.services.server.failure ?? 'It exited and was not restarted.';
+    this.post({ type: 'serverFailed', reason, context: this.context });
+  }
+
+  /** After a failed load: the server's failure when that is why, else `otherwise`. */
+  private failedLoad(otherwise: () => void): void {
+    if (this.services.server.state === 'failed') this.postFailure(undefined);
+    else otherwise();
+  }
+
   private async load(): Promise<void> {
+    this.showsFailure = false;
     this.feed?.dispose();
     this.feed = undefined;
     this.kept?.dispose();
     this.kept = this.threadId ? this.services.server.keepSubscribed(this.threadId) : undefined;
     if (!this.threadId) {
       this.prompts.show(undefined);
+      let failed = false;
       const start = await startInfo(this.services.server).catch((error: Error) => {
         this.showError(error);
+        failed = true;
         return undefined;
       });
       // A thread opened while the list was read wins.
-      if (!this.threadId) this.post({ type: 'empty', context: this.context, start });
+      if (this.threadId) return;
+      if (failed) this.failedLoad(() => this.post({ type: 'empty', context: this.context }));
+      else this.post({ type: 'empty', context: this.context, start });
       return;
     }
     this.context.turnChanges = supportsTurnChanges(this.services.server);
@@ -214,11 +254,13 @@ export class ConversationSession extends Disposable {
       this.revealTurnId = undefined;
     } catch (error) {
       this.prompts.show(undefined);
-      this.post({
-        type: 'empty',
-        context: this.context,
-        reason: `Could not open the thread: ${(error as Error).message}`,
-      });
+      this.failedLoad(() =>
+        this.post({
+          type: 'empty',
+          context: this.context,
+          reason: `Could not open the thread: ${(error as Error).message}`,
+        }),
+      );
     }
   }
 
@@ -271,8 +313,20 @@ export class ConversationSession extends Disposable {
         await this.show(threadId);
         return { threadId };
       },
+      resendEdited: async ({ threadId, turnId, input, overrides }) => {
+        const turn = await replaceLastTurn(
+          server,
+          threadId,
+          turnId,
+          input,
+          this.turnSettings(overrides),
+          () => (threadId === this.feed?.threadId ? this.feed.snapshot() : Promise.resolve()),
+        );
+        return { turnId: turn };
+      },
       checkSetup: () => setupStatus(server),
       runSetup: (setup) => runSetup(server, setup),
+      ...slashRequests(server, () => this.cwd()),
     };
   }
 
@@ -286,7 +340,11 @@ export class ConversationSession extends Disposable {
       approvalPolicy: overrides.approvalPolicy ?? settings.approvalPolicy,
       sandboxMode: overrides.sandbox ?? settings.sandboxMode,
     };
-    return turnOverrides(withinTrust(chosen, vscode.workspace.isTrusted));
+    const mode = overrides.mode;
+    return {
+      ...turnOverrides(withinTrust(chosen, vscode.workspace.isTrusted)),
+      ...(mode ? { collaborationMode: { mode: mode.mode, settings: { model: mode.model } } } : {}),
+    };
   }
 
   /** Web links go through the editor's opener (it asks about untrusted domains); paths open as files. */

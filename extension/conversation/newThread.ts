@@ -1,5 +1,6 @@
 // The view with no thread open: what it shows (this workspace's recent threads, the pickers' starting
 // values) and how its first send becomes a thread of this workspace with its first turn.
+import * as vscode from 'vscode';
 import { approvalPolicies, sandboxModes } from '../../server/protocol/enums';
 import type { UserInput } from '../../server/protocol/userInput';
 import type { StartInfo } from '../../webview/messages';
@@ -25,6 +26,7 @@ export async function startInfo(server: ThreadlineServer): Promise<StartInfo> {
     ...(cwd ? { cwd } : {}),
   });
   return {
+    workspace: vscode.workspace.name,
     recent: data.map((t) => ({ id: t.id, label: threadTitle(t), updatedAt: t.updatedAt })),
     defaults: {
       model: settings.model,
@@ -52,13 +54,18 @@ async function serverPolicy(server: ThreadlineServer, cwd: string | undefined) {
 export async function startThread(
   server: ThreadlineServer,
   input: UserInput[],
-  turnSettings: ReturnType<typeof turnOverrides>,
+  turnSettings: ReturnType<typeof turnOverrides> & {
+    collaborationMode?: { mode: 'plan' | 'default'; settings: { model: string } };
+  },
 ): Promise<string> {
   const folder = workspaceFolders()?.[0];
-  const { thread } = await server.request('thread/start', {
+  const { thread, model } = await server.request('thread/start', {
     ...threadOverrides(readSettings()),
     ...(folder ? { cwd: folder } : {}),
   });
+  // A mode runs with a model: the composer may not know which one the new thread got.
+  const mode = turnSettings.collaborationMode;
+  if (mode && !mode.settings.model) mode.settings.model = model;
   await server.request('turn/start', { threadId: thread.id, input, ...turnSettings });
   return thread.id;
 }

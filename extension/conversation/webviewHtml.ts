@@ -1,7 +1,9 @@
 // The page every conversation webview loads: the bundle from dist/, a strict content security policy
-// (nothing but our nonce'd script runs; no inline styles or remote content), theme colors from VS Code.
+// (nothing but our nonce'd script runs; no inline styles or remote content), theme colors from VS Code,
+// and the loading skeleton until the script has the host's first answer.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { loadingSkeletonHtml } from '../../webview/common/loadingSkeleton';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {
@@ -34,6 +36,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, t
 <title>${escape(title)}</title>
 </head>
 <body>
+${loadingSkeletonHtml}
 <div id="root"></div>
 <script nonce="${nonce}" src="${asset('webview.js')}"></script>
 </body>

@@ -1,7 +1,8 @@
 // Which ended turns are worth a VS Code notification because the server could not save them: once
 // per reason, since every later turn fails the same way until it is fixed, and again only after a
 // turn was saved meanwhile. Kept apart from the notification itself so it is tested without VS Code.
-import { TURN_NOT_SAVED, type Turn } from '../../server/protocol/thread';
+import type { Turn } from '../../server/protocol/thread';
+import { TURN_NOT_SAVED } from '../../server/protocol/turnNotSaved';
 
 export class SaveFailureNotice {
   private shown: string | undefined;

@@ -1,10 +1,3 @@
-// How a thread's status looks in the tree (its title is webview/common/threadTitle). Pure.
-import type { ThreadStatus } from '../../server/protocol/thread';
-
-export type StatusLook = 'running' | 'waiting' | 'error' | 'idle';
-
-export function statusLook(status: ThreadStatus): StatusLook {
-  if (status.type === 'systemError') return 'error';
-  if (status.type !== 'active') return 'idle';
-  return status.activeFlags.length > 0 ? 'waiting' : 'running';
-}
+// How a thread's status looks in the tree: the conversation's header reads it the same way, from the
+// one function in webview/common/threadStatus (its title is webview/common/threadTitle).
+export { statusLook, statusText, type StatusLook } from '../../webview/common/threadStatus';

@@ -42,6 +42,9 @@ export interface ThreadTreeOptions {
   now?: () => Date;
 }
 
+/** How many recently started threads the tree remembers for listings that lag behind them. */
+const maxAnnounced = 20;
+
 export class ThreadTreeModel {
   readonly archivedNode: ArchivedNode = { kind: 'archived' };
   private readonly groups = new Map<RecencyGroup, GroupNode>(
@@ -59,6 +62,17 @@ export class ThreadTreeModel {
   private anyArchived = false;
   /** Why the last listing failed, for the view's error state. */
   error: string | undefined;
+  /**
+   * Notifications that arrive while the first page is on its way, applied once it is there: the server
+   * answers requests concurrently, so a thread started meanwhile may be missing from the page and its
+   * thread/started would otherwise be dropped (the tree said "No threads yet" with the thread open).
+   */
+  private early: ServerNotification[] | undefined;
+  /**
+   * Threads started through this server lately, newest last: listed with the first page even when the
+   * listing does not have them yet (codex lists a thread only once its first turn is written).
+   */
+  private readonly announced = new Map<string, Thread>();
 
   constructor(
     private readonly source: ThreadSource,
@@ -84,6 +98,11 @@ export class ThreadTreeModel {
       return node.archived ? this.archivedNode : this.groups.get(this.groupOf(node));
     if (node.kind === 'loadMore' && node.section === 'archived') return this.archivedNode;
     return undefined;
+  }
+
+  /** The first page of threads is in (until the next reset): an empty tree now means there are none. */
+  get listed(): boolean {
+    return this.active.loaded;
   }
 
   thread(threadId: string): ThreadNode | undefined {
@@ -113,6 +132,7 @@ export class ThreadTreeModel {
 
   /** Forgets everything listed (a refresh, a scope change, a restarted server). */
   reset(): void {
+    this.early = undefined;
     this.active = this.section('active');
     this.archived = this.section('archived');
     this.nodes.clear();
@@ -122,7 +142,20 @@ export class ThreadTreeModel {
 
   /** Applies one server notification (others are ignored); true when the tree changed. */
   apply(notification: ServerNotification): boolean {
+    if (notification.method === 'thread/started') this.announce(notification.params.thread);
+    if (notification.method === 'thread/archived') this.announced.delete(notification.params.threadId);
+    if (this.early) {
+      this.early.push(notification);
+      return false;
+    }
     return routeNotification(this.handlers, notification) ?? false;
+  }
+
+  private announce(thread: Thread): void {
+    if (thread.ephemeral) return;
+    this.announced.delete(thread.id);
+    this.announced.set(thread.id, thread);
+    if (this.announced.size > maxAnnounced) this.announced.delete(this.announced.keys().next().value!);
   }
 
   private readonly handlers: NotificationHandlers<boolean> = {
@@ -157,6 +190,7 @@ export class ThreadTreeModel {
 
   private async ensureLoaded(s: Section): Promise<void> {
     if (s.loaded) return;
+    if (s === this.active && !s.loading) this.early = [];
     s.loading ??= this.fetchPage(s).then(async () => {
       if (s === this.active && s.threads.length === 0) {
         const archived = await this.source.list({ ...this.query(true), limit: 1 });
@@ -169,7 +203,15 @@ export class ThreadTreeModel {
     } catch (error) {
       s.loading = undefined;
       this.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      if (s === this.active) this.replayEarly();
     }
+  }
+
+  private replayEarly(): void {
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const notification of early) this.apply(notification);
   }
 
   private query(archived: boolean): ParamsOf<'thread/list'> {
@@ -196,6 +238,15 @@ export class ThreadTreeModel {
       const node: ThreadNode = { kind: 'thread', thread, archived };
       this.nodes.set(thread.id, node);
       s.threads.push(node);
+    }
+    // The first page of threads: those started here that the server does not list yet are added.
+    if (s === this.active && !s.cursor) {
+      for (const thread of this.announced.values()) {
+        if (this.nodes.has(thread.id) || !this.inScope(thread)) continue;
+        const node: ThreadNode = { kind: 'thread', thread, archived: false };
+        this.nodes.set(thread.id, node);
+        this.insertSorted(s, node);
+      }
     }
     s.cursor = page.nextCursor;
     s.loaded = true;

@@ -5,7 +5,7 @@ import { Emitter } from '../../webview/common/emitter';
 import { Disposable } from '../../webview/common/lifecycle';
 import { threadTitle } from '../../webview/common/threadTitle';
 import { relativeTime } from './recency';
-import { statusLook, type StatusLook } from './threadLabels';
+import { statusLook, statusText, type StatusLook } from './threadLabels';
 import { originTag, threadOrigin, type ThreadOrigin } from './threadOrigin';
 import type { ThreadNode, ThreadTreeModel, TreeNode } from './threadTreeModel';
 
@@ -14,13 +14,6 @@ const icons: Record<StatusLook, vscode.ThemeIcon> = {
   waiting: new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.warningForeground')),
   error: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
   idle: new vscode.ThemeIcon('comment-discussion'),
-};
-
-const statusText: Record<StatusLook, string> = {
-  running: 'running',
-  waiting: 'waiting for your approval',
-  error: 'error',
-  idle: '',
 };
 
 export class ThreadTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
@@ -84,7 +77,7 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
 
   private threadItem(node: ThreadNode): vscode.TreeItem {
     const { thread } = node;
-    const look = this.hasPrompt(thread.id) && !node.archived ? 'waiting' : statusLook(thread.status);
+    const look = statusLook(thread.status, this.hasPrompt(thread.id) && !node.archived);
     const item = new vscode.TreeItem(threadTitle(thread));
     item.id = `thread:${thread.id}`;
     const when = relativeTime(thread.updatedAt, new Date());

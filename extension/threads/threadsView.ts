@@ -12,6 +12,7 @@ import { ThreadTreeProvider } from './threadTreeProvider';
 
 export const THREADS_VIEW = 'threadline.threads';
 const SHOW_ALL_KEY = 'threadline.showAllWorkspaces';
+const LISTED_KEY = 'threadline.threadsListed';
 
 export function workspaceFolders(): string[] | undefined {
   const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath);
@@ -43,6 +44,7 @@ export class ThreadsView extends Disposable {
       (error) => {
         // The welcome view shows the error (with Show Log) instead of "No threads yet".
         void vscode.commands.executeCommand('setContext', 'threadline.threadsError', error !== undefined);
+        void vscode.commands.executeCommand('setContext', LISTED_KEY, true);
         if (error) server.log.error(`listing threads failed: ${error}`);
       },
       (threadId) => approvals.list(threadId).length > 0,
@@ -91,7 +93,15 @@ export class ThreadsView extends Disposable {
         return picked?.threadId;
       }),
     );
-    this._registerAll(this.model.onDidChange(() => this.updateMessage()));
+    this._registerAll(
+      this.model.onDidChange(() => this.updateMessage()),
+      // Until the first page is in, an empty tree says nothing (it said "No threads yet" while a
+      // thread was open, whenever the server was starting or restarting): the welcome view says so.
+      this.model.onDidChange((nodes) => {
+        if (!nodes && !this.model.listed)
+          void vscode.commands.executeCommand('setContext', LISTED_KEY, false);
+      }),
+    );
     this.updateMessage();
   }
 

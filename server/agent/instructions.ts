@@ -70,7 +70,7 @@ export function personalityInstructions(personality: string | null): string | nu
 }
 
 /** Plan mode: explore without changing anything, then propose a plan the user can accept. */
-export const PLAN_MODE_INSTRUCTIONS = `You are in plan mode. Do not modify files or run commands that change anything; read and explore as needed to understand the task.
+export const PLAN_MODE_INSTRUCTIONS = `You are in plan mode. Do not modify files or run commands that change anything; read and explore as needed to understand the task. (apply_patch and commands other than known reads such as ls, cat, rg or git status are refused here.)
 Then write your plan inside a <proposed_plan> block in your answer: the goal, the steps in order (files and functions to change), and how to verify the result.
 Outside the block, keep to a short summary and any questions for the user.`;
 

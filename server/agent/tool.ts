@@ -13,6 +13,11 @@ export interface ToolPermissions {
   /** onFailure: a command that fails in the sandbox may be approved to run again outside it. */
   retryUnsandboxedOnFailure: boolean;
   sandboxPolicy: SandboxPolicy;
+  /**
+   * Plan mode: nothing may change. Patches are refused, commands run only when known to read (in a
+   * read-only sandbox where there is one), MCP tools only when they say they only read.
+   */
+  planning?: boolean;
 }
 
 export interface ToolContext {

@@ -1,5 +1,6 @@
 // How a failed model request is reported: the protocol's TurnError with its codexErrorInfo.
-import { TURN_NOT_SAVED, type CodexErrorInfo, type TurnError } from '../protocol/thread';
+import type { CodexErrorInfo, TurnError } from '../protocol/thread';
+import { TURN_NOT_SAVED } from '../protocol/turnNotSaved';
 import { isModelError, type ModelError } from '../providers/types';
 
 const WITH_STATUS = new Set([

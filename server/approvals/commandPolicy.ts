@@ -24,6 +24,8 @@ export interface CommandCircumstances {
   allowedForSession: boolean;
   /** A forbidden or prompt rule matches it. */
   rule: RuleVerdict | null;
+  /** Plan mode: only a known-safe read may run, confined read-only where a sandbox exists. */
+  planning?: boolean;
 }
 
 export type CommandPlan =
@@ -39,6 +41,8 @@ export function planCommand(c: CommandCircumstances): CommandPlan {
   const canConfine = confine && c.sandboxAvailable;
   if (c.rule?.decision === 'forbidden')
     return { kind: 'refuse', message: `This command is forbidden by the user's rules: ${c.rule.reason}.` };
+  // Before any approval: in plan mode no answer of the user's makes a writing command a read.
+  if (c.planning && (!c.knownSafe || c.escalated)) return { kind: 'refuse', message: PLANNING_REFUSAL };
   if (c.rule?.decision === 'prompt') {
     if (c.approvalPolicy === 'never') {
       return {
@@ -52,6 +56,7 @@ export function planCommand(c: CommandCircumstances): CommandPlan {
       sandboxedOnceApproved: canConfine && !c.escalated,
     };
   }
+  if (c.planning) return planReadOnly(c);
   if (c.approvalPolicy === 'never') {
     if (c.escalated) {
       return {
@@ -103,4 +108,27 @@ export function planCommand(c: CommandCircumstances): CommandPlan {
     };
   }
   return { kind: 'run', sandboxed: canConfine };
+}
+
+const PLANNING_REFUSAL =
+  'This is plan mode: only commands known to only read (ls, cat, grep, rg, git status, …) may run, and this is not one of them. Nothing may change until the user accepts the plan: put the command in your <proposed_plan> instead.';
+
+/**
+ * A known-safe read in plan mode: it runs, in the read-only sandbox where there is one. git reads the
+ * repository's config, which can name programs: unconfined it runs only if the user says so.
+ */
+function planReadOnly(c: CommandCircumstances): CommandPlan {
+  if (!c.readsRepositoryConfig || c.sandboxAvailable) return { kind: 'run', sandboxed: c.sandboxAvailable };
+  if (c.approvalPolicy === 'never')
+    return {
+      kind: 'refuse',
+      message:
+        'git runs programs the repository\'s own config names, no sandbox is available to confine it, and the approval policy is "never": in plan mode it may not run.',
+    };
+  return {
+    kind: 'ask',
+    reason:
+      "git runs programs the repository's own config names (core.fsmonitor, diff and filter drivers), and nothing confines this command.",
+    sandboxedOnceApproved: false,
+  };
 }

@@ -4,7 +4,8 @@
 // client can never approve by accident.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { ApprovalDecision } from '../agent/approvalGate';
-import { AcceptWithEditsDecision } from '../protocol/serverRequests';
+import { serverRequestSchemas } from '../protocol/lazySchemas';
+import type { AcceptWithEditsDecision } from '../protocol/serverRequests';
 
 export interface ReadDecision {
   decision: ApprovalDecision;
@@ -63,7 +64,7 @@ function readEdits(decision: Record<string, unknown>, experimentalApi: boolean):
   if (!experimentalApi) {
     return declined('acceptWithEdits is experimental and this client did not opt into experimentalApi');
   }
-  checkEdits ??= TypeCompiler.Compile(AcceptWithEditsDecision);
+  checkEdits ??= TypeCompiler.Compile(serverRequestSchemas().AcceptWithEditsDecision);
   if (!checkEdits.Check(decision)) {
     return declined('acceptWithEdits needs {files: [{path, content}]} with string paths and contents');
   }

@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`threadline: ${parsed.message}\n\n${usage()}`);
       return 2;
     case 'generate': {
-      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome()).core;
+      const { writeJsonSchema, writeTypeScript } = loadCore(resolveHome()).core.schemaWriters();
       const write = parsed.format === 'ts' ? writeTypeScript : writeJsonSchema;
       await write(parsed.out, { experimental: parsed.experimental });
       return 0;
@@ -26,10 +26,14 @@ async function main(argv: string[]): Promise<number> {
     case 'app-server': {
       setStartupFlags();
       const { core, saveCache } = loadCore(resolveHome());
-      return core.runAppServer(parsed, () => {
+      const code = await core.runAppServer(parsed, () => {
         saveCache();
         setRunningFlags();
       });
+      // A server that stopped before it had started (its input ended right after the handshake)
+      // still leaves the cache: the flags are the ones the core loaded under.
+      saveCache();
+      return code;
     }
   }
 }

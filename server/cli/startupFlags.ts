@@ -1,15 +1,11 @@
 // The V8 flags the server runs with, set around its start. Node's code cache of its own modules is
-// accepted only under the V8 flags it was made with, Node's defaults: every Node module loaded after
-// a change compiles from source (at startup, 45 of them took ~10 ms more). So the one flag startup
-// needs comes after the Node modules startup loads, the Node modules the server needs next are
-// loaded right after the handshake with Node's flags put back for that moment, and the optimizing
-// compiler goes off last. Flags are set at run time: any on the command line would turn the code
-// cache down for every module.
-import { setFlagsFromString } from 'node:v8';
+// accepted only under the V8 flags it was made with, Node's defaults (v8Flags.ts): so the one flag
+// startup needs comes after the Node modules startup loads, the rest once the handshake is answered
+// (after the core's code cache is saved), and the Node modules loaded after that put Node's flags
+// back for the moment they load. Flags are set at run time: any on the command line would turn the
+// code cache down for every module.
 import { skipOptimizingCompiler } from '../optimizingCompiler';
-
-/** V8's default (11.x); a Node whose V8 has another only loses the code cache of the modules below. */
-const DEFAULT_SEMI_SPACE_GROWTH = '--semi-space-growth-factor=2';
+import { setV8Flag, withNodeFlags } from '../v8Flags';
 
 /**
  * V8 doubles the young generation under allocation pressure (up to 2 × 16 MiB) and never shrinks
@@ -31,18 +27,16 @@ const SMALL_HEAP_GROWTH = '--optimize-for-size';
 /** Before the core loads: what answering over stdio loads of Node's (its pipes), then the flag. */
 export function setStartupFlags(): void {
   module.require('node:net');
-  setFlagsFromString(SMALL_YOUNG_GENERATION);
+  setV8Flag(SMALL_YOUNG_GENERATION);
 }
 
 /**
- * Once the handshake is answered (after the core's code cache is saved, under the flags it is
- * loaded with): the Node modules the core defers (esbuild.mjs, lazyBuiltins), which the warm-up
- * after the handshake needs at once, then the optimizing compiler off.
+ * Once the handshake is answered, after the core's code cache is saved (under the flags it loaded
+ * with): first what the warm-up loads of Node's at once through `fs.promises`, a getter of node:fs
+ * that no lazy import covers (esbuild.mjs, lazyBuiltins), then the flags.
  */
 export function setRunningFlags(): void {
-  setFlagsFromString(DEFAULT_SEMI_SPACE_GROWTH);
-  for (const name of __DEFERRED_BUILTINS__) module.require(`node:${name}`);
-  setFlagsFromString(SMALL_YOUNG_GENERATION);
-  setFlagsFromString(SMALL_HEAP_GROWTH);
+  withNodeFlags(() => module.require('node:fs/promises'));
+  setV8Flag(SMALL_HEAP_GROWTH);
   skipOptimizingCompiler();
 }

@@ -105,7 +105,8 @@ export function applyTurnOverrides(base: ThreadSettings, o: TurnOverrides): Thre
     approvalPolicy: o.approvalPolicy ? normalizeApprovalPolicy(o.approvalPolicy) : base.approvalPolicy,
     approvalOnFailure: o.approvalPolicy ? isOnFailure(o.approvalPolicy) : base.approvalOnFailure,
     sandboxPolicy: o.sandboxPolicy ? normalizeSandboxPolicy(o.sandboxPolicy) : base.sandboxPolicy,
-    model: o.model ?? mode?.model ?? base.model,
+    // An empty model in the mode's settings keeps the thread's (a client that does not know it yet).
+    model: o.model ?? (mode?.model || undefined) ?? base.model,
     reasoningEffort: o.effort ?? mode?.reasoning_effort ?? base.reasoningEffort,
     reasoningSummary: o.summary ?? base.reasoningSummary,
     personality: o.personality ?? base.personality,

@@ -4,7 +4,8 @@
 import { Value } from '@sinclair/typebox/value';
 import type { Table } from '../config/tomlFile';
 import type { Logger } from '../log';
-import { Config, type ConfigLayerMetadata } from '../protocol/configMethods';
+import type { ConfigLayerMetadata } from '../protocol/configMethods';
+import { configSchemas } from '../protocol/lazySchemas';
 import {
   normalizeApprovalPolicy,
   normalizeSandboxMode,
@@ -23,7 +24,7 @@ export function readableConfig(
   log: Logger,
 ): Table {
   const config = { ...merged };
-  for (const [key, schema] of Object.entries(Config.properties)) {
+  for (const [key, schema] of Object.entries(configSchemas().Config.properties)) {
     const raw = config[key];
     if (raw === undefined) continue;
     const value = typeof raw === 'string' && normalize[key] ? normalize[key](raw) : raw;

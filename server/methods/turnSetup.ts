@@ -58,6 +58,7 @@ export async function prepareTurn(
   if (context) notes.push(context);
   const review = input.reviewInstructions !== undefined;
   const approvals = services.approvals.gateFor(active, thread.grants);
+  const planning = settings.collaborationMode?.mode === 'plan';
   return {
     client: access.client,
     request: {
@@ -82,17 +83,25 @@ export async function prepareTurn(
           mcp: await mcpToolsForTurn(services, active, settings, approvals),
         }),
     cwd: settings.cwd,
-    permissions: {
-      approvalPolicy: settings.approvalPolicy,
-      retryUnsandboxedOnFailure: settings.approvalOnFailure,
-      sandboxPolicy: effectiveSandboxPolicy(settings),
-    },
+    permissions: planning
+      ? // Plan mode changes nothing, whatever the thread's policies allow: the model's word is not enough.
+        {
+          approvalPolicy: settings.approvalPolicy,
+          retryUnsandboxedOnFailure: false,
+          sandboxPolicy: { type: 'readOnly' },
+          planning,
+        }
+      : {
+          approvalPolicy: settings.approvalPolicy,
+          retryUnsandboxedOnFailure: settings.approvalOnFailure,
+          sandboxPolicy: effectiveSandboxPolicy(settings),
+        },
     approvals,
     checkpoint: services.turnCheckpoint(threadId, active.turnId),
     limits: config.compactionLimits(settings.model),
     usage: thread.usage,
     compactOnly: input.compactOnly,
-    planMode: settings.collaborationMode?.mode === 'plan',
+    planMode: planning,
     rateLimits: (limits) => {
       const snapshot = services.rateLimits.record(access.provider.id, access.provider.name, limits);
       active.emit.threadEvent('account/rateLimits/updated', { rateLimits: snapshot });

@@ -34,3 +34,11 @@ export const InitializeResponse = Shape({
     ),
   ),
 });
+
+/**
+ * The handshake's entry of the method table (methods.ts). Validation takes it from here, so that
+ * answering `initialize` does not wait for the rest of the table to be built (validate.ts).
+ */
+export const handshakeRequest = {
+  initialize: { params: InitializeParams, result: InitializeResponse },
+} as const;

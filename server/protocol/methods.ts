@@ -1,7 +1,7 @@
 // The method table: every client request this server knows, its params and result schemas, and
 // whether it is experimental. Handlers, validation and schema output all derive from it.
 import type { Static, TSchema } from '@sinclair/typebox';
-import { InitializeParams, InitializeResponse } from './initialize';
+import { handshakeRequest } from './initialize';
 import { serverNotifications } from './notifications';
 import { serverRequests } from './serverRequests';
 import * as T from './threadMethods';
@@ -30,7 +30,7 @@ export interface MethodSpec {
 }
 
 export const clientRequests = {
-  initialize: { params: InitializeParams, result: InitializeResponse },
+  ...handshakeRequest,
   'thread/start': { params: T.ThreadStartParams, result: T.ThreadSessionResponse },
   'thread/resume': { params: T.ThreadResumeParams, result: T.ThreadSessionResponse },
   'thread/fork': { params: T.ThreadForkParams, result: T.ThreadSessionResponse },

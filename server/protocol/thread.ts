@@ -64,13 +64,6 @@ export const TurnError = Type.Object({
 });
 export type TurnError = Static<typeof TurnError>;
 
-/**
- * How the message of a TurnError starts when the turn could not be written to disk (a full disk, a
- * read-only home); the rest says what failed and where. Threadline's wording: Codex has no
- * codexErrorInfo for it, so clients that want to single it out match this.
- */
-export const TURN_NOT_SAVED = 'The turn was not saved: ';
-
 export const TurnStatus = StringEnum(['completed', 'interrupted', 'failed', 'inProgress']);
 export type TurnStatus = Static<typeof TurnStatus>;
 

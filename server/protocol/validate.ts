@@ -4,7 +4,9 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { Value, type ValueErrorIterator } from '@sinclair/typebox/value';
-import { clientRequests, type ClientMethod, type ParamsOf } from './methods';
+import { handshakeRequest } from './initialize';
+import { methodSchemas } from './lazySchemas';
+import type { ClientMethod, MethodSpec, ParamsOf } from './methods';
 import { isExperimental } from './schema';
 
 interface Checker {
@@ -23,14 +25,21 @@ const WALKS_BEFORE_COMPILING = 64;
 const walks = new Map<ClientMethod, number>();
 const compiled = new Map<ClientMethod, Checker>();
 
+/** The table's entry of a method; the handshake's without building the rest of the table. */
+function specOf(method: ClientMethod): MethodSpec {
+  return method === 'initialize' ? handshakeRequest.initialize : methodSchemas().clientRequests[method];
+}
+
 export function isClientMethod(method: string): method is ClientMethod {
-  return Object.prototype.hasOwnProperty.call(clientRequests, method);
+  return (
+    method === 'initialize' || Object.prototype.hasOwnProperty.call(methodSchemas().clientRequests, method)
+  );
 }
 
 function checker(method: ClientMethod): Checker {
   const found = compiled.get(method);
   if (found) return found;
-  const schema: TSchema = clientRequests[method].params;
+  const schema = specOf(method).params;
   const count = (walks.get(method) ?? 0) + 1;
   if (count <= WALKS_BEFORE_COMPILING) {
     walks.set(method, count);
@@ -94,7 +103,7 @@ function describeValue(value: unknown): string {
 
 /** The descriptor of the experimental method or field this request uses, if any. */
 export function experimentalUse(method: ClientMethod, params: object): string | undefined {
-  const spec = clientRequests[method] as { params: TSchema; experimental?: boolean };
+  const spec = specOf(method);
   if (spec.experimental) return method;
   const properties = (spec.params as { properties?: Record<string, TSchema> }).properties ?? {};
   const given = new Map(Object.entries(params));

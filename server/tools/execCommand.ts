@@ -125,6 +125,7 @@ async function runExec(
     readsRepositoryConfig: runsGit(line),
     allowedForSession: await approvals.commandAllowedForSession(line, escalated),
     rule: await approvals.commandRule(line),
+    planning: permissions.planning,
   });
   const confined = plan.kind === 'run' ? plan.sandboxed : plan.kind === 'ask' && plan.sandboxedOnceApproved;
   if (confined) {

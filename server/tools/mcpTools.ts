@@ -128,6 +128,8 @@ function mcpTool(
       };
       const asks = mustAsk(approval, hints, context);
       context.emit.itemStarted(item);
+      if (context.permissions.planning && !readOnly)
+        return fail('plan mode runs only tools that say they only read (readOnlyHint); it did not run');
       if (asks && context.permissions.approvalPolicy === 'never') {
         return fail(
           'it may change data and needs approval, which the approval policy "never" does not allow; it did not run',

@@ -1,8 +1,9 @@
 // The tools a thread offers the model: one list for the whole thread, in a fixed order with fixed
 // schemas, so the tools a provider caches after the system prompt stay valid from turn to turn. A
 // tool that cannot be used in the current mode stays listed and answers with an error saying why
-// (request_user_input outside plan mode, read_skill before any skill exists); MCP tools come last,
-// sorted by name, so re-listing a server does not reorder them.
+// (request_user_input outside plan mode, apply_patch in it, read_skill before any skill exists); in
+// plan mode exec_command and MCP tools refuse what does not only read (ToolPermissions.planning).
+// MCP tools come last, sorted by name, so re-listing a server does not reorder them.
 import { ToolInputError, type AgentTool } from '../agent/tool';
 import type { ThreadSettings } from '../config/settings';
 import type { ShellEnvironmentPolicy } from '../exec/commandEnv';
@@ -35,7 +36,7 @@ export function threadTools(sources: ThreadToolSources): AgentTool[] {
     execCommandTool(sources.commands, sources.environment, sources.shell),
     writeStdinTool(sources.commands),
     ...(config.updatePlanTool ? [updatePlanTool] : []),
-    applyPatchTool,
+    planMode ? refusing(applyPatchTool, NO_PATCHES_IN_PLAN_MODE) : applyPatchTool,
     ...(config.viewImageTool ? [viewImageTool] : []),
     readSkillTool(skills),
     // As in the reference, the model may stop to ask the user questions only in plan mode.
@@ -48,6 +49,9 @@ export function threadTools(sources: ThreadToolSources): AgentTool[] {
   );
   return [...builtIn, ...dynamicTools(settings.dynamicTools.filter((spec) => !taken.has(spec.name))), ...mcp];
 }
+
+const NO_PATCHES_IN_PLAN_MODE =
+  'apply_patch does not run in plan mode: nothing may change until the user accepts the plan. Put the change in your <proposed_plan> instead.';
 
 const NOT_IN_PLAN_MODE =
   'request_user_input works only in plan mode, and this turn is not in plan mode. Ask your questions in your answer and end the turn instead.';

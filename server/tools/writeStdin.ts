@@ -34,6 +34,11 @@ export function writeStdinTool(sessions: CommandSessions): AgentTool {
       if (!session)
         throw new ToolInputError(`write_stdin: no session ${String(args.session_id)} in this thread`);
       const chars = typeof args.chars === 'string' ? args.chars : '';
+      // A session may be one a default-mode turn started (a shell): in plan mode it is only watched.
+      if (chars && context.permissions.planning)
+        throw new ToolInputError(
+          'write_stdin only polls in plan mode (empty chars): typing could change things',
+        );
       if (chars && !session.process.running) {
         throw new ToolInputError(`write_stdin: session ${id} has ended; its input is closed`);
       }

@@ -12,6 +12,7 @@ import { agentEnv, agentHome, completedItems, startThread, startTurn, turnComple
 import type { Incoming } from '../support/messageLog';
 import { patchCall, repoWith, UPDATE_README } from '../support/patches';
 import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
+import { unlessWine, WINE_NO_LINKS, WINE_ONE_WIRE } from '../support/underWine';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 
@@ -45,6 +46,9 @@ async function answerApproval(server: ServerProcess, decision: unknown): Promise
 
 function describeWire(wire: WireFormat, custom: boolean) {
   describe(`apply_patch over the ${wire} wire`, function () {
+    before(function () {
+      if (wire !== 'responses') unlessWine(this, WINE_ONE_WIRE);
+    });
     const model = useModelServer();
     const start = useServers();
     const serve = () => start(agentHome(wire, model.baseUrl), 'threadline_vscode', agentEnv);
@@ -237,7 +241,8 @@ describe('apply_patch approvals', function () {
     assert.equal(fileChanges(server, next.id, 'item/completed')[0].status, 'completed');
   });
 
-  it('a session grant for the root covers neither .git nor a link out of it: both are asked about again', async () => {
+  it('a session grant for the root covers neither .git nor a link out of it: both are asked about again', async function () {
+    unlessWine(this, WINE_NO_LINKS);
     const repo = repoWith({ 'README.md': '# Demo\nold line\n' });
     const outside = tempDir('threadline-outside-');
     symlinkSync(outside, join(repo, 'linked'));

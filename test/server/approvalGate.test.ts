@@ -12,6 +12,7 @@ import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent'
 import { answer, commandItems, gitRepo, serverRequest } from '../support/commands';
 import { patchCall } from '../support/patches';
 import { tempDir, useServers } from '../support/serverProcess';
+import { unlessWine, WINE_BASH_ONLY } from '../support/underWine';
 
 const APPROVAL = 'item/commandExecution/requestApproval';
 const FILE_APPROVAL = 'item/fileChange/requestApproval';
@@ -98,7 +99,8 @@ describe('the approval gate against the issue 16 attacks', function () {
     );
   });
 
-  it('runs plain read-only commands without asking (asking for everything is not a fix)', async () => {
+  it('runs plain read-only commands without asking (asking for everything is not a fix)', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const { server, threadId } = await setUp('untrusted');
     model.script(...execCalls(READ_ONLY));
     const turn = await startTurn(server, threadId, 'Look around');
@@ -111,7 +113,8 @@ describe('the approval gate against the issue 16 attacks', function () {
     );
   });
 
-  it('asks before a known-safe git that runs on the host: the repository config could run a program', async () => {
+  it('asks before a known-safe git that runs on the host: the repository config could run a program', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const { repo, server, threadId } = await setUp('untrusted', newHome(), 'danger-full-access');
     const canary = join(tempDir(), 'fsmonitor-ran');
     execFileSync('git', ['config', 'core.fsmonitor', `touch ${canary}; false`], { cwd: repo });
@@ -132,7 +135,8 @@ describe('the approval gate against the issue 16 attacks', function () {
     assert.equal(existsSync(canary), false);
   });
 
-  it('a session yes on `cat setup.sh | bash` allows that line again, not `bash -c` of anything', async () => {
+  it('a session yes on `cat setup.sh | bash` allows that line again, not `bash -c` of anything', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const { repo, server, threadId } = await setUp('untrusted');
     writeFileSync(join(repo, 'setup.sh'), 'echo set up\n');
     model.script(...execCalls(['cat setup.sh | bash', 'cat setup.sh | bash', "bash -c 'touch pwned'"]));
@@ -151,7 +155,8 @@ describe('the approval gate against the issue 16 attacks', function () {
     assert.equal(existsSync(join(repo, 'pwned')), false);
   });
 
-  it('refuses what a single-quoted forbidden rule matches and tells the model; a prompt rule asks', async () => {
+  it('refuses what a single-quoted forbidden rule matches and tells the model; a prompt rule asks', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const home = newHome();
     mkdirSync(join(home, 'rules'));
     writeFileSync(
@@ -177,7 +182,8 @@ describe('the approval gate against the issue 16 attacks', function () {
     assert.match(JSON.stringify(model.requests[1]!.body), /forbidden by the user's rules: no new files here/);
   });
 
-  it('an allowed prefix takes an escalated run outside the sandbox only when it covers every command, and says so', async () => {
+  it('an allowed prefix takes an escalated run outside the sandbox only when it covers every command, and says so', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const home = newHome();
     mkdirSync(join(home, 'rules'));
     writeFileSync(join(home, 'rules', 'default.rules'), 'prefix_rule(pattern=["touch"], decision="allow")\n');

@@ -8,6 +8,7 @@ import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent'
 import { answer, commandItems, execCall, gitRepo, serverRequest } from '../support/commands';
 import type { Incoming } from '../support/messageLog';
 import { tempDir, useServers } from '../support/serverProcess';
+import { serverPlatform, unlessWine, WINE_BASH_ONLY, WINE_NO_SANDBOX } from '../support/underWine';
 
 const APPROVAL = 'item/commandExecution/requestApproval';
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
@@ -40,7 +41,8 @@ describe('command approvals', function () {
       .map((m) => m.method)
       .filter((m) => m === 'serverRequest/resolved' || m === 'item/completed' || m === APPROVAL);
 
-  it('untrusted asks before a command that is not known to be safe; accept runs it', async () => {
+  it('untrusted asks before a command that is not known to be safe; accept runs it', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const { repo, server, threadId } = await setUp('untrusted');
     model.script(...execCall({ cmd: 'touch approved.txt' }));
     const turn = await startTurn(server, threadId, 'Touch it');
@@ -86,7 +88,8 @@ describe('command approvals', function () {
     ]);
   });
 
-  it('untrusted runs known-safe commands without asking', async () => {
+  it('untrusted runs known-safe commands without asking', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const { server, threadId } = await setUp('untrusted');
     model.script(...execCall({ cmd: 'git status --short && ls | wc -l' }));
     const turn = await startTurn(server, threadId, 'Look');
@@ -135,7 +138,8 @@ describe('command approvals', function () {
     assert.match(server.stderr, /ignored a late answer/);
   });
 
-  it('acceptForSession: the same command line runs later without asking; others still ask', async () => {
+  it('acceptForSession: the same command line runs later without asking; others still ask', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const { repo, server, threadId } = await setUp('untrusted');
     model.script(...execCall({ cmd: 'touch one.txt' }));
     const first = await startTurn(server, threadId, 'One');
@@ -163,7 +167,8 @@ describe('command approvals', function () {
     assert.match(server.stderr, /ignored a response to unknown or already answered request/);
   });
 
-  it('proposes an execpolicy amendment; accepting it allows the prefix for good, saved in the home', async () => {
+  it('proposes an execpolicy amendment; accepting it allows the prefix for good, saved in the home', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const home = agentHome('responses', model.baseUrl);
     const repo = gitRepo();
     const first = await start(home, 'threadline_vscode', agentEnv);
@@ -229,7 +234,8 @@ describe('command approvals', function () {
     await turnCompleted(server, turn.id);
   });
 
-  it('on-request: an escalated command asks with its justification and runs outside the sandbox', async () => {
+  it('on-request: an escalated command asks with its justification and runs outside the sandbox', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const { server, threadId } = await setUp('on-request');
     const outside = tempDir('threadline-outside-');
     model.script(
@@ -275,13 +281,13 @@ describe('command approvals', function () {
     assert.equal(existsSync(join(repo, 'out.txt')), true);
     assert.match(bodyText(model.requests[1]!), /no sandbox is available/);
     const [item] = commandItems(server, turn.id);
-    assert.match(
-      item!.aggregatedOutput!,
-      /^\[no sandbox available \(bubblewrap \(bwrap\) is not installed\)/,
-    );
+    const why =
+      serverPlatform() === 'win32' ? 'no sandbox on win32' : 'bubblewrap \\(bwrap\\) is not installed';
+    assert.match(item!.aggregatedOutput!, new RegExp(`^\\[no sandbox available \\(${why}\\)`));
   });
 
-  it('onFailure: a command that fails in the sandbox may run again outside it once approved', async () => {
+  it('onFailure: a command that fails in the sandbox may run again outside it once approved', async function () {
+    unlessWine(this, WINE_NO_SANDBOX);
     const { server, threadId } = await setUp('onFailure');
     const outside = tempDir('threadline-outside-');
     model.script(...execCall({ cmd: `touch ${outside}/retried` }));

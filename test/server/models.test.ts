@@ -8,6 +8,7 @@ import type { Model } from '../../server/protocol/modelMethods';
 import { startModelServer, useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome } from '../support/agent';
 import { tempDir, useServers } from '../support/serverProcess';
+import { unlessWine, WINE_NO_FETCH } from '../support/underWine';
 
 interface ModelPage {
   data: Model[];
@@ -21,7 +22,8 @@ describe('model/list and modelProvider/list', () => {
 
   const modelRequests = () => model.requests.filter((r) => r.method === 'GET' && r.path === '/v1/models');
 
-  it("lists the default provider's models from its endpoint once, then from the cache", async () => {
+  it("lists the default provider's models from its endpoint once, then from the cache", async function () {
+    unlessWine(this, WINE_NO_FETCH);
     model.setModels(['gpt-5.1-codex', 'test-model', 'text-embedding-3-small', 'qwen3-coder']);
     const server = await serve(agentHome('responses', model.baseUrl));
     const page = await server.call<ModelPage>('model/list', {});
@@ -48,7 +50,8 @@ describe('model/list and modelProvider/list', () => {
     assert.ok(JSON.stringify(modelRequests()[0]!.headers).includes(agentEnv.SCRIPTED_API_KEY));
   });
 
-  it('pages by cursor and refuses cursors it did not issue', async () => {
+  it('pages by cursor and refuses cursors it did not issue', async function () {
+    unlessWine(this, WINE_NO_FETCH);
     model.setModels(['m1', 'm2', 'm3', 'm4', 'm5']);
     const server = await serve(agentHome('chat', model.baseUrl));
     const seen: string[] = [];
@@ -70,7 +73,8 @@ describe('model/list and modelProvider/list', () => {
     assert.equal(unknown.error?.code, -32602);
   });
 
-  it('reads the Anthropic models endpoint', async () => {
+  it('reads the Anthropic models endpoint', async function () {
+    unlessWine(this, WINE_NO_FETCH);
     model.setModels(['claude-sonnet-4-5-20250929', 'claude-3-5-haiku-20241022']);
     const server = await serve(agentHome('anthropic', model.baseUrl));
     const { data } = await server.call<ModelPage>('model/list', {});

@@ -9,6 +9,7 @@ import type { Turn } from '../../server/protocol/thread';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, completedItems, startThread, turnCompleted } from '../support/agent';
 import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
+import { unlessWine } from '../support/underWine';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
@@ -28,6 +29,9 @@ function repoWithCommit(): string {
 const REVIEW_TEXT = 'The change breaks addition.\n- Subtracts instead of adding — app.js:2-2\n  Use +.';
 
 describe('review/start', function () {
+  before(function () {
+    unlessWine(this, 'no Git for Windows in the Wine prefix');
+  });
   const model = useModelServer();
   const start = useServers();
   const serve = () => start(agentHome('responses', model.baseUrl), 'threadline_vscode', agentEnv);

@@ -15,6 +15,7 @@ import { killAtFirstReplacement, largeFiles, patchCall, repoWith, UPDATE_README 
 import type { ServerProcess } from '../support/serverProcess';
 import { useServers } from '../support/serverProcess';
 import { until } from '../support/until';
+import { underWine, unlessWine, WINE_BASH_ONLY } from '../support/underWine';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 const read = (path: string) => readFileSync(path, 'utf8');
@@ -122,7 +123,8 @@ describe('undoing a turn', function () {
     server.assertSchemaClean();
   });
 
-  it('puts back what a sandboxed command created, changed and deleted, and leaves ignored files alone', async () => {
+  it('puts back what a sandboxed command created, changed and deleted, and leaves ignored files alone', async function () {
+    unlessWine(this, WINE_BASH_ONLY);
     const repo = realpathSync(gitRepo());
     writeFileSync(join(repo, 'gone.txt'), 'to be deleted\n');
     writeFileSync(join(repo, '.gitignore'), 'logs/\n');
@@ -294,7 +296,8 @@ describe('undoing a turn', function () {
 
 describe('undoing a turn when the server is killed in the middle', function () {
   this.timeout(90_000);
-  const FILES = 200;
+  // Under Wine each file call costs several times more: fewer files still put the kill in the middle.
+  const FILES = underWine() ? 50 : 200;
   const model = useModelServer();
   const start = useServers();
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { RolloutRecord, ThreadMeta } from '../../server/threads/records';
 import { dayDir, rolloutFileName } from '../../server/threads/rolloutFiles';
 import { uuidv7 } from '../../server/threads/uuidv7';
+import { serverPath } from './underWine';
 
 export interface FixtureTurn {
   id: string;
@@ -52,7 +53,7 @@ export function writeRollout(home: string, thread: FixtureThread = {}): { id: st
   const meta: ThreadMeta = {
     id,
     createdAt: Math.floor(createdAtMs / 1000),
-    cwd: thread.cwd ?? '/work/project',
+    cwd: serverPath(thread.cwd ?? '/work/project'),
     modelProvider: thread.modelProvider ?? 'openai',
     model: 'gpt-5.1-codex',
     source: thread.source ?? 'vscode',

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { serverBundle } from './paths';
 import { MessageLog, type Incoming } from './messageLog';
 import { tempDir } from './tempDirs';
+import { underWine } from './underWine';
+import { wineStdioChild } from '../wine/stdioBridge';
 
 export interface StartOptions {
   home?: string;
@@ -41,6 +43,7 @@ export class ServerProcess extends MessageLog {
 
   static start(options: StartOptions = {}): ServerProcess {
     const home = options.home ?? tempDir();
+    if (underWine()) return new ServerProcess(startUnderWine(home, options), home);
     const [program, ...before] = [...(options.launcher ?? []), process.execPath];
     const args = [...before, options.bundle ?? serverBundle, 'app-server', ...(options.args ?? [])];
     const child = spawn(program!, args, {
@@ -92,6 +95,13 @@ export class ServerProcess extends MessageLog {
       this.receive(message);
     }
   }
+}
+
+/** The server under Wine, with the same stdio (see test/wine/stdioBridge.ts). */
+function startUnderWine(home: string, options: StartOptions): ChildProcessWithoutNullStreams {
+  if (options.launcher) throw new Error('a launcher cannot wrap the server under Wine');
+  const env = { THREADLINE_LOG: 'debug', ...options.env };
+  return wineStdioChild({ home, env, args: options.args ?? [], bundle: options.bundle });
 }
 
 /** Inside a describe: a function that starts initialized servers, each stopped and schema-checked after its test. */

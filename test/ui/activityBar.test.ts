@@ -27,7 +27,8 @@ describe('Threadline in the workbench (installed .vsix)', () => {
   it('shows its view container in the activity bar, with the Threads welcome content', async () => {
     await openThreadline();
     const threads = view(wb.page, 'Threads');
-    assert.match(await threads.locator('.welcome-view-content').innerText(), /No threads yet\./);
+    // "Reading the threads…" until the first listing is in, then this.
+    await threads.locator('.welcome-view-content', { hasText: /No threads yet\./ }).waitFor();
     assert.equal(await threads.getByRole('button', { name: 'About Threadline' }).isVisible(), true);
     await screenshot(wb.page, 'threads-welcome');
     assert.deepEqual(wb.browser.consoleErrors, []);

@@ -10,6 +10,7 @@ import { repoRoot, serverBundle } from '../support/paths';
 import { tempDir } from '../support/tempDirs';
 import { until } from '../support/until';
 import { listeningUrl, madeToken, WsClient } from '../support/wsServer';
+import { windowsPath } from './winePaths';
 
 const wineDir = join(repoRoot, '.cache', 'wine');
 const wine = join(wineDir, 'bin', 'wine');
@@ -24,8 +25,7 @@ export function wineMissing(): string | null {
   return null;
 }
 
-/** A Unix path as Windows programs under Wine name it: Wine maps the Unix root to drive Z:. */
-export const windowsPath = (path: string) => `Z:${path.replace(/\//g, '\\')}`;
+export { windowsPath };
 
 export interface WineServer {
   child: ChildProcess;
@@ -34,13 +34,29 @@ export interface WineServer {
   output: () => string;
 }
 
-/** Starts the server under Wine with this home and environment, and connects a client. */
-export async function startWineServer(home: string, env: Record<string, string> = {}): Promise<WineServer> {
+/** The server under Wine, listening on a loopback port, its stdout and stderr going to a log file. */
+export interface WineLaunch {
+  child: ChildProcess;
+  /** The log file the server writes to. */
+  log: string;
+  /** What the server wrote on stdout and stderr so far. */
+  output: () => string;
+}
+
+/**
+ * Starts the server under Wine with this home (a Unix path) and environment; `args` follow
+ * `app-server --listen ws://127.0.0.1:0`. `bundle` is another build of the server.
+ */
+export function launchWineServer(
+  home: string,
+  env: Record<string, string> = {},
+  { args = [], bundle = serverBundle }: { args?: string[]; bundle?: string } = {},
+): WineLaunch {
   const log = join(tempDir('threadline-wine-log-'), 'server.log');
   const fd = openSync(log, 'w');
   const child = spawn(
     wine,
-    [nodeExe, windowsPath(serverBundle), 'app-server', '--listen', 'ws://127.0.0.1:0'],
+    [nodeExe, windowsPath(bundle), 'app-server', '--listen', 'ws://127.0.0.1:0', ...args],
     {
       env: {
         ...process.env,
@@ -52,7 +68,11 @@ export async function startWineServer(home: string, env: Record<string, string> 
     },
   );
   closeSync(fd);
-  const output = () => readFileSync(log, 'utf8');
+  return { child, log, output: () => readFileSync(log, 'utf8') };
+}
+
+/** The address and token of a launched server, once it listens; fails (and ends it) if it never does. */
+export async function wineListening({ child, output }: WineLaunch): Promise<{ url: string; token: string }> {
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   try {
     await until(
@@ -64,8 +84,15 @@ export async function startWineServer(home: string, env: Record<string, string> 
     throw new Error(`the server under Wine never listened:\n${output()}`, { cause: error });
   }
   if (exited()) throw new Error(`the server under Wine exited with ${child.exitCode}:\n${output()}`);
-  const client = await WsClient.connect(listeningUrl(output())!, madeToken(output())!.token);
-  return { child, client, output };
+  return { url: listeningUrl(output())!, token: madeToken(output())!.token };
+}
+
+/** Starts the server under Wine with this home and environment, and connects a client. */
+export async function startWineServer(home: string, env: Record<string, string> = {}): Promise<WineServer> {
+  const launched = launchWineServer(home, env);
+  const { url, token } = await wineListening(launched);
+  const client = await WsClient.connect(url, token);
+  return { child: launched.child, client, output: launched.output };
 }
 
 /** Closes the client and ends the server, keeping its home (a restart reads it again). */

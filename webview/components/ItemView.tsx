@@ -8,9 +8,11 @@ import type { UnknownItem } from '../store/state';
 import { useItem } from './hooks';
 import { CommandExecution } from './items/CommandExecution';
 import { FileChange } from './items/FileChange';
-import { AgentMessage, PlanText, Reasoning, UserMessage } from './items/messages';
+import { AgentMessage, Reasoning, UserMessage } from './items/messages';
+import { PlanCard } from './items/PlanCard';
 import { ContextCompaction, GenericCard, ImageView, ReviewMode } from './items/misc';
 import { ToolCall, WebSearch } from './items/ToolCall';
+import { EditMessageButton } from '../states/TurnActions';
 
 export const ItemView = memo(function ItemView({ itemKey }: { itemKey: string }) {
   const item = useItem(itemKey);
@@ -25,13 +27,18 @@ export const ItemView = memo(function ItemView({ itemKey }: { itemKey: string })
 function KnownItem({ item, itemKey }: { item: ThreadItem; itemKey: string }) {
   switch (item.type) {
     case 'userMessage':
-      return <UserMessage item={item} />;
+      return (
+        <>
+          <UserMessage item={item} />
+          <EditMessageButton itemKey={itemKey} />
+        </>
+      );
     case 'agentMessage':
       return <AgentMessage item={item} />;
     case 'reasoning':
       return <Reasoning item={item} />;
     case 'plan':
-      return <PlanText item={item} />;
+      return <PlanCard item={item} turnId={itemKey.slice(0, itemKey.indexOf('/'))} />;
     case 'commandExecution':
       return <CommandExecution item={item} />;
     case 'fileChange':

@@ -3,6 +3,7 @@
 import { memo } from 'react';
 import { errorKind, explainError } from './errorText';
 import { useHost, useView } from './hooks';
+import { RetryButton } from '../states/TurnActions';
 
 const needsKey = new Set(['apiKeyMissing', 'unauthorized']);
 
@@ -25,6 +26,7 @@ export const TurnError = memo(function TurnError({ turnId }: { turnId: string })
           Sign in with an API key
         </button>
       )}
+      <RetryButton turnId={turnId} />
     </div>
   );
 });

@@ -7,6 +7,7 @@ import { countDiff } from './items/FileChange';
 import { formatClock, formatTokens } from './fields';
 import { useHost, useStore, useView } from './hooks';
 import { StatusBadge } from './items/status';
+import { RetryButton } from '../states/TurnActions';
 
 function useTurnChanges(): boolean {
   const store = useStore();
@@ -84,9 +85,12 @@ export const TurnHeader = memo(function TurnHeader({ turnId }: { turnId: string 
           Retrying: {turn.retrying}
         </div>
       )}
+      {turn.status === 'failed' && !turn.error && <RetryButton turnId={turnId} />}
       {/* Not a failure: stopped by the user, or by the server going away (its error says which). */}
       {turn.status === 'interrupted' && (
-        <div className="tl-muted">Interrupted{turn.error ? `: ${turn.error.message}` : ''}</div>
+        <div className="tl-muted">
+          Interrupted{turn.error ? `: ${turn.error.message}` : ''} <RetryButton turnId={turnId} />
+        </div>
       )}
     </div>
   );

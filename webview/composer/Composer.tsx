@@ -3,7 +3,8 @@
 // thread open, sending starts one. Before a turn is sent the host checks the provider can take it; when
 // it cannot, a setup card shows and the draft stays, to be sent once set up. The draft is kept per
 // thread (a new thread's under "") in the webview's saved state; nothing else ever writes into it
-// except the user's own "add to thread" commands, which append.
+// except the user's own "add to thread" commands, which append. `/` at the start opens the commands
+// menu (SlashMenu.tsx); the plan toggle puts the thread in plan mode (planMode.ts).
 import {
   useCallback,
   useEffect,
@@ -17,6 +18,7 @@ import type { Model } from '../../server/protocol/modelMethods';
 import type { UserInput } from '../../server/protocol/userInput';
 import type { PickerDefaults, TurnOverrides } from '../messages';
 import { useHost, useView } from '../components/hooks';
+import { EditingNotice, useComposerFill } from './composerFill';
 import { SetupCard } from '../setup/SetupCard';
 import { useSetup } from '../setup/useSetup';
 import { ModelPickers, PolicyPickers, policySummary } from './Pickers';
@@ -25,6 +27,12 @@ import { SkillSuggestions, useSkillCompletion } from './SkillSuggestions';
 import { skillItems } from './skillMention';
 import { SuggestionList } from './SuggestionList';
 import { useMentions } from './useMentions';
+import { useComposerCommands, type Outgoing } from './composerCommands';
+import { planModes, usePlanMode } from './planMode';
+import { PlanToggle } from './PlanToggle';
+import { parseSlash } from './slashCommands';
+import { SlashSuggestions, useSlashCommands } from './SlashMenu';
+import { StatusCard } from './StatusCard';
 
 /** `threadId` null: the composer of a thread still to start (the view with no thread open). */
 export function Composer({
@@ -51,6 +59,8 @@ export function Composer({
   const mentions = useMentions(draft, input);
   const skills = useSkillCompletion(draft, input);
   const setup = useSetup(host);
+  const [planning, setPlanning] = usePlanMode(draftKey);
+  const lastTurnId = useView((s) => s.turnIds[s.turnIds.length - 1] ?? null);
   useGrowWithContent(input, draft);
   const threadDefaults: PickerDefaults | null = settings && {
     model: settings.model,
@@ -72,6 +82,7 @@ export function Composer({
     },
     [host, draftKey],
   );
+  const edit = useComposerFill(setDraft, input, lastTurnId ?? undefined);
 
   useEffect(() => {
     setDraftState(host.state.drafts[draftKey] ?? '');
@@ -89,8 +100,17 @@ export function Composer({
     );
   }, [host]);
 
-  const send = async () => {
-    const text = draft.trim();
+  const slash = useSlashCommands(
+    input,
+    (item) => runSlash(item, ''),
+    (text) => setDraft(text),
+  );
+  const modes = planModes(host);
+
+  const send = async (outgoing?: Outgoing) => {
+    const command = outgoing ? null : parseSlash(draft, slash.items);
+    if (command) return runSlash(command.item, command.args);
+    const text = (outgoing?.text ?? draft).trim();
     if (!text && images.length === 0) return;
     let attached: UserInput[];
     try {
@@ -108,22 +128,54 @@ export function Composer({
     setError(null);
     // Steering joins a turn that already reached the model; a new turn is checked first.
     if (!running && !(await setup.ready())) return;
-    setDraft('');
-    setImages([]);
-    skills.clearPicked();
+    const keep = outgoing?.keepDraft === true;
+    if (!keep) {
+      setDraft('');
+      setImages([]);
+      skills.clearPicked();
+    }
+    const mode = outgoing?.mode ?? modes.modeToSend(draftKey);
+    // '' before a thread starts with no model known: the host gives the mode the new thread's.
+    const model = overrides.model ?? defaults?.model ?? '';
+    const turnOverrides = mode ? { ...overrides, mode: { mode, model } } : overrides;
     try {
       if (running && threadId) await host.request('steerTurn', { threadId, turnId: running, input: content });
-      else if (threadId) await host.request('startTurn', { threadId, input: content, overrides });
-      else await host.request('startThread', { input: content, overrides });
+      else if (threadId && edit.editTurnId) {
+        await host.request('resendEdited', {
+          threadId,
+          turnId: edit.editTurnId,
+          input: content,
+          overrides: turnOverrides,
+        });
+        edit.cancel();
+        if (mode) modes.sent(draftKey);
+      } else if (threadId) {
+        await host.request('startTurn', { threadId, input: content, overrides: turnOverrides });
+        if (mode) modes.sent(draftKey);
+      } else {
+        const started = await host.request('startThread', { input: content, overrides: turnOverrides });
+        if (mode) modes.sent(draftKey, started.threadId);
+      }
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
+      if (keep) return;
       setDraft(draft); // the text is the user's: give it back when it could not be sent
       setImages(images);
     }
   };
+  const { runSlash, statusOpen, closeStatus } = useComposerCommands({
+    threadId,
+    send,
+    setDraft,
+    setError,
+    setPlanning,
+    input,
+    finishedTurnId: running ? null : lastTurnId,
+  });
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (mentions.onKeyDown(event, setDraft) || skills.onKeyDown(event, setDraft)) return;
+    if (slash.onKeyDown(event) || mentions.onKeyDown(event, setDraft) || skills.onKeyDown(event, setDraft))
+      return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void send();
@@ -159,12 +211,21 @@ export function Composer({
           onDismiss={setup.dismiss}
         />
       )}
-      <form className="tl-composer" onSubmit={(e) => (e.preventDefault(), void send())}>
+      <form
+        className={`tl-composer${planning ? ' tl-planning' : ''}`}
+        onSubmit={(e) => (e.preventDefault(), void send())}
+      >
         <SuggestionList
           label="Mentions"
           rows={mentions.rows}
           active={mentions.active}
           onChoose={(index) => mentions.choose(mentions.results[index]!, setDraft)}
+        />
+        <SlashSuggestions
+          results={slash.results}
+          query={slash.query}
+          active={slash.active}
+          onChoose={slash.choose}
         />
         <SkillSuggestions
           results={skills.results}
@@ -193,6 +254,14 @@ export function Composer({
           </div>
         )}
         <RestrictedNotice />
+        {statusOpen && (
+          <StatusCard
+            model={overrides.model ?? defaults?.model ?? ''}
+            planning={planning}
+            onClose={closeStatus}
+          />
+        )}
+        <EditingNotice edit={edit} onCancel={() => (edit.cancel(), setDraft(''))} />
         {policyOpen && defaults && policyKnown && (
           <PolicyPickers value={overrides} defaults={defaults} onChange={setOverrides} />
         )}
@@ -200,19 +269,26 @@ export function Composer({
           ref={input}
           className="tl-input"
           aria-label={running ? 'Steer the running turn' : 'Message'}
-          placeholder={running ? 'Steer the agent…' : 'Ask Threadline… (@ mentions a file, $ a skill)'}
+          placeholder={
+            running
+              ? 'Steer the agent…'
+              : planning
+                ? 'Describe what to plan… (the agent changes nothing)'
+                : 'Ask Threadline… (@ mentions a file, $ a skill, / a command)'
+          }
           value={draft}
           rows={1}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onKeyDown}
-          onKeyUp={() => (mentions.update(), skills.update())}
-          onClick={() => (mentions.update(), skills.update())}
+          onKeyUp={() => (mentions.update(), skills.update(), slash.update())}
+          onClick={() => (mentions.update(), skills.update(), slash.update())}
           onPaste={onPaste}
         />
         <div className="tl-composer-bar">
           {defaults && (
             <ModelPickers models={models} value={overrides} defaults={defaults} onChange={setOverrides} />
           )}
+          <PlanToggle on={planning} onChange={setPlanning} />
           {defaults && policyKnown && (
             <button
               type="button"

@@ -1,29 +1,35 @@
 // The Conversation view with no thread open: a composer at once (sending starts a thread in this
-// workspace) and this workspace's most recent threads to pick up again.
+// workspace), the workspace's name with example prompts, and its most recent threads to pick up again.
+// With the server stopped for good, its failure stands first, and there is no composer.
 import { useSyncExternalStore } from 'react';
 import { Composer } from '../composer/Composer';
 import { useHost, useStore } from '../components/hooks';
 import type { RecentThread } from '../messages';
+import { NewThreadIntro } from '../states/NewThreadIntro';
+import { ServerFailed } from '../states/ServerFailed';
 
-export function StartView() {
+export function StartView({ failure = null }: { failure?: string | null }) {
   const store = useStore();
   const start = useSyncExternalStore(store.subscribe, () => store.start);
   const reason = useSyncExternalStore(store.subscribe, () => store.emptyReason);
   return (
     <main className="tl-app tl-start" aria-label="New thread">
       <div className="tl-start-body">
-        {reason && (
+        {reason && !failure && (
           <p className="tl-error" role="alert">
             {reason}
           </p>
         )}
-        <h2 className="tl-start-heading">What should we work on?</h2>
-        <p className="tl-muted">
-          Your message starts a new thread in this workspace. Type <kbd>@</kbd> to mention a file.
-        </p>
+        {failure !== null ? (
+          <ServerFailed reason={failure} />
+        ) : (
+          <NewThreadIntro workspace={start?.workspace} />
+        )}
         {start && start.recent.length > 0 && <RecentThreads threads={start.recent} />}
       </div>
-      <Composer key="composer:new" threadId={null} newThreadDefaults={start?.defaults} />
+      {failure === null && (
+        <Composer key="composer:new" threadId={null} newThreadDefaults={start?.defaults} />
+      )}
     </main>
   );
 }

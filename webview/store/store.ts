@@ -7,12 +7,22 @@ import type { HostMessage, ProtocolNotification, StartInfo } from '../messages';
 import { noPrompts, reducePrompts, type PromptAction, type PromptState } from './prompts';
 import { fromSnapshot, prependTurns, reduceAll } from './reducer';
 import { emptyState, type ConversationState } from './state';
+import { initialViewStatus, reduceViewStatus, type ViewStatus } from './viewStatus';
+
+/** Text for the composer from elsewhere in the page: an example prompt, or a message to edit and resend. */
+export interface ComposerFill {
+  text: string;
+  /** Edit and resend: sending replaces this turn (the thread's last) instead of adding one. */
+  editTurnId?: string;
+}
 
 export interface StoreOptions {
   /** Runs `flush` later (once per animation frame in the page; by hand in tests). */
   schedule: (flush: () => void) => void;
   /** Asks the host for a fresh snapshot: deltas were lost. */
   requestResync: (threadId: string) => void;
+  /** The page showed a thread before it was reloaded: it loads until the host sends it (viewStatus.ts). */
+  expectsThread?: boolean;
 }
 
 /** While waiting for a resync, deltas beyond this many are dropped: the snapshot covers them. */
@@ -40,8 +50,15 @@ export class ConversationStore {
   turnChanges = false;
   /** A turn to scroll to (a search result picked), until the list has done so. */
   revealTurnId: string | null = null;
+  /** Loading, the start view or a thread, and the server's failure (see viewStatus.ts). */
+  viewStatus: ViewStatus;
+  private readonly filled = new Emitter<ComposerFill>();
+  /** The composer listens: text to put in place of its draft. */
+  readonly onComposerFill = this.filled.event;
 
-  constructor(private readonly options: StoreOptions) {}
+  constructor(private readonly options: StoreOptions) {
+    this.viewStatus = initialViewStatus(options.expectsThread === true);
+  }
 
   getState = (): ConversationState => this.state;
 
@@ -71,7 +88,21 @@ export class ConversationStore {
     this.promptsChanged.fire();
   }
 
+  /** Puts text into the composer (it replaces the draft there, and the composer takes the focus). */
+  fillComposer(fill: ComposerFill): void {
+    this.filled.fire(fill);
+  }
+
   receive(message: HostMessage): void {
+    const status = reduceViewStatus(this.viewStatus, message);
+    this.route(message);
+    // After the state it goes with, so no reader sees a thread phase without the thread.
+    if (status === this.viewStatus) return;
+    this.viewStatus = status;
+    this.viewChanged.fire();
+  }
+
+  private route(message: HostMessage): void {
     switch (message.type) {
       case 'prompts':
       case 'promptSettled':

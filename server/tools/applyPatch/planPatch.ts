@@ -3,7 +3,7 @@
 // one's result), and yields the protocol's `changes` and the exact bytes to write. Any section
 // that does not fit fails the whole patch with a message the model can act on.
 import { promises as fs } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import nodePath, { resolve, type PlatformPath } from 'node:path';
 import type { FileUpdateChange } from '../../protocol/fileChange';
 import { LinkLoopError, realTarget } from '../../sandbox/realTarget';
 import { applyChunks } from './applyChunks';
@@ -156,10 +156,13 @@ class FileView {
   }
 }
 
-/** A path as people read it in messages and diffs: relative to the working directory when inside it. */
-export function shownPath(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+/**
+ * A path as people read it in messages and diffs: relative to the working directory when inside it,
+ * with `/` between names on every platform, as patches and git diffs spell paths (`a/src/x.ts`).
+ */
+export function shownPath(cwd: string, path: string, paths: PlatformPath = nodePath): string {
+  const rel = paths.relative(cwd, path);
+  return rel && !rel.startsWith('..') && !paths.isAbsolute(rel) ? rel.split(paths.sep).join('/') : path;
 }
 
 async function readFileOrNull(path: string, shown: string): Promise<Buffer | null> {

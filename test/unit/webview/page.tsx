@@ -33,6 +33,7 @@ export class Page {
     this.store = new ConversationStore({
       schedule: (flush) => this.frames.push(flush),
       requestResync: (threadId) => this.host.post({ type: 'resync', threadId }),
+      expectsThread: this.host.state.threadId !== undefined,
     });
     this.host.onMessage((m) => this.store.receive(m));
     this.container = document.createElement('div');

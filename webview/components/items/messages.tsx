@@ -1,10 +1,5 @@
-// The conversational items: what the user said, what the agent answered, its reasoning and its plan.
-import type {
-  AgentMessageItem,
-  PlanItem,
-  ReasoningItem,
-  UserMessageItem,
-} from '../../../server/protocol/items';
+// The conversational items: what the user said, what the agent answered, its reasoning (its plan: PlanCard.tsx).
+import type { AgentMessageItem, ReasoningItem, UserMessageItem } from '../../../server/protocol/items';
 import { useHost } from '../hooks';
 import { Markdown } from '../Markdown';
 
@@ -78,16 +73,5 @@ export function Reasoning({ item }: { item: ReasoningItem }) {
       </summary>
       <Markdown text={[...summary, ...content].join('\n\n')} />
     </details>
-  );
-}
-
-export function PlanText({ item }: { item: PlanItem }) {
-  return (
-    <div className="tl-item tl-card">
-      <div className="tl-card-title">
-        <span className="codicon codicon-checklist" aria-hidden="true" /> Plan
-      </div>
-      <Markdown text={item.text} />
-    </div>
   );
 }

@@ -1,0 +1,41 @@
+// The webview's requests behind the `/` commands that call the server: the prompt files, review,
+// compact and the rate limits. (`/new`, `/model` and `/undo` are the editor's own commands and
+// messages; `/plan` is the composer's mode.)
+import type { HostRequests } from '../../webview/messages';
+import type { ThreadlineServer } from '../server/threadlineServer';
+import { listPromptFiles } from './promptFiles';
+
+type Handler<N extends keyof HostRequests> = (
+  params: HostRequests[N]['params'],
+) => Promise<HostRequests[N]['result']>;
+
+export function slashRequests(
+  server: ThreadlineServer,
+  cwd: () => string,
+): {
+  listPrompts: Handler<'listPrompts'>;
+  startReview: Handler<'startReview'>;
+  compactThread: Handler<'compactThread'>;
+  readRateLimits: Handler<'readRateLimits'>;
+} {
+  return {
+    listPrompts: async () => ({ prompts: await listPromptFiles(cwd()) }),
+    startReview: async ({ threadId, instructions }) => {
+      const { turn } = await server.request('review/start', {
+        threadId,
+        target: instructions ? { type: 'custom', instructions } : { type: 'uncommittedChanges' },
+        delivery: 'inline',
+      });
+      return { turnId: turn.id };
+    },
+    compactThread: async ({ threadId }) => {
+      await server.request('thread/compact/start', { threadId });
+      return {};
+    },
+    readRateLimits: async () => {
+      // A provider that reports none (most API keys until a response carries the headers) is not an error.
+      const read = await server.request('account/rateLimits/read', {}).catch(() => null);
+      return { rateLimits: read?.rateLimits ?? null };
+    },
+  };
+}
