@@ -177,8 +177,13 @@ export interface HostRequests {
   steerTurn: { params: { threadId: string; turnId: string; input: UserInput[] }; result: { turnId: string } };
   interruptTurn: { params: { threadId: string; turnId: string }; result: Record<string, never> };
   listModels: { params: Record<string, never>; result: { models: Model[] } };
-  /** Workspace files ranked for an `@` mention; paths are workspace-relative, indices the matched characters. */
-  findFiles: { params: { query: string }; result: { files: { path: string; indices: number[] }[] } };
+  /**
+   * What `@query` can attach: the editor's context (selection, active file, problems, terminal),
+   * workspace files and folders, and symbols, unranked (the composer ranks them).
+   */
+  suggestMentions: { params: { query: string }; result: { suggestions: MentionSuggestion[] } };
+  /** The input items for the context a prompt's `@` tokens name, read when it is sent. */
+  resolveMentions: { params: { mentions: ContextMention[] }; result: { input: UserInput[] } };
   /** The enabled skills of the view's working directory, for `$name` completion. */
   listSkills: { params: Record<string, never>; result: { skills: SkillMetadata[] } };
   /** The file picker for images; absolute paths. */
@@ -212,6 +217,42 @@ export type RateLimits = ResultOf<'account/rateLimits/read'>['rateLimits'];
 export type HostRequestName = keyof HostRequests;
 export type RequestParams<N extends HostRequestName> = HostRequests[N]['params'];
 export type RequestResult<N extends HostRequestName> = HostRequests[N]['result'];
+
+/**
+ * Context an `@` token in a prompt names, read by the host when the prompt is sent. Paths are as the
+ * composer shows them (workspace-relative, or absolute outside it).
+ */
+export type ContextMention =
+  /** `@src/a.ts:10-20`: those lines (an editor selection). */
+  | { kind: 'selection'; path: string; startLine: number; endLine: number }
+  /** `@src/a.ts`: the whole file. */
+  | { kind: 'file'; path: string }
+  /** `@src/`: the folder's listing. */
+  | { kind: 'folder'; path: string }
+  /** `@problems` (the workspace's) or `@problems:src/a.ts` (one file's). */
+  | { kind: 'problems'; path?: string }
+  /** `@terminal`: the last command in the active terminal, with its output. */
+  | { kind: 'terminal' }
+  /** `@sym:Name`: a workspace symbol's lines; `location` when the list offered it. */
+  | { kind: 'symbol'; name: string; location?: { path: string; startLine: number; endLine: number } };
+
+/** One row of the `@` list. */
+export interface MentionSuggestion {
+  /** What it is: the editor's context first, then files, folders and symbols. */
+  kind: 'context' | 'file' | 'folder' | 'symbol';
+  /** The row's text, matched against the query, e.g. `src/a.ts:10-20`. */
+  label: string;
+  /** Said after the label, e.g. "Selection" or "class in src/a.ts". */
+  detail?: string;
+  /** A codicon name. */
+  icon: string;
+  /** What replaces `@query` when it is chosen. */
+  insert: string;
+  /** Offsets into label of the characters the query matched (the file search's). */
+  indices?: number[];
+  /** A symbol's lines, so sending needs no second lookup. */
+  location?: { path: string; startLine: number; endLine: number };
+}
 
 /** Per-turn choices from the composer's pickers; absent fields defer to the thread's settings. */
 export interface TurnOverrides {

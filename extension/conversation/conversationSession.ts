@@ -21,7 +21,7 @@ import type { ThreadlineServer } from '../server/threadlineServer';
 import { turnOverrides, withinTrust } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import type { DiffViews } from './diffViews';
-import type { FileMentions } from './fileMentions';
+import type { ContextMentions } from './contextMentions';
 import { startInfo, startThread } from './newThread';
 import { replaceLastTurn } from './resendEdited';
 import { PromptFeed, type PromptRegistry } from './promptFeed';
@@ -33,7 +33,7 @@ import { SHOW_IN_TERMINAL } from '../terminal/commandTerminals';
 export interface SessionServices {
   server: ThreadlineServer;
   diffs: DiffViews;
-  mentions: FileMentions;
+  mentions: ContextMentions;
   approvals: PromptRegistry;
 }
 
@@ -48,6 +48,8 @@ export class ConversationSession extends Disposable {
   private ready = false;
   /** Focus Composer was asked for before the webview listened: it is told once it is ready. */
   private focusWhenReady = false;
+  /** Text for the composer ("Add Selection to Threadline") from before the webview listened. */
+  private textWhenReady: string[] = [];
   private readonly handlers: Handlers;
   private readonly prompts: PromptFeed;
   private readonly turnChanges: TurnChanges;
@@ -115,6 +117,12 @@ export class ConversationSession extends Disposable {
     if (visible && this.ready && !this.threadId) void this.load();
   }
 
+  /** Appends to the composer's draft (an `@` token from an editor command). */
+  insertText(text: string): void {
+    if (this.ready) this.post({ type: 'insertText', text });
+    else this.textWhenReady.push(text);
+  }
+
   /** The Focus Composer keybinding: the webview puts the focus into its composer. */
   focusComposer(): void {
     if (this.ready) this.post({ type: 'focusComposer' });
@@ -137,6 +145,7 @@ export class ConversationSession extends Disposable {
         this.ready = true;
         this.threadId ??= message.threadId;
         await this.load();
+        for (const text of this.textWhenReady.splice(0)) this.post({ type: 'insertText', text });
         if (this.focusWhenReady) this.post({ type: 'focusComposer' });
         this.focusWhenReady = false;
         return;
@@ -296,7 +305,8 @@ export class ConversationSession extends Disposable {
         return {};
       },
       listModels: async () => ({ models: (await server.request('model/list', { limit: 100 })).data }),
-      findFiles: async ({ query }) => ({ files: await this.services.mentions.find(query) }),
+      suggestMentions: async ({ query }) => ({ suggestions: await this.services.mentions.suggest(query) }),
+      resolveMentions: async ({ mentions }) => ({ input: await this.services.mentions.resolve(mentions) }),
       listSkills: async () => {
         const { data } = await server.request('skills/list', { cwds: [this.cwd()] });
         return { skills: data.flatMap((entry) => entry.skills.filter((skill) => skill.enabled)) };

@@ -8,6 +8,7 @@ import { SHOWN_THREAD } from '../export/threadExport';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { ConversationSession, type SessionServices } from './conversationSession';
 import { DiffViews } from './diffViews';
+import { ContextMentions } from './contextMentions';
 import { FileMentions } from './fileMentions';
 import {
   isPlacement,
@@ -29,11 +30,13 @@ export function registerConversation(
   approvals: PendingApprovals,
 ): vscode.Disposable[] {
   const diffs = new DiffViews();
-  const services: SessionServices = { server, diffs, mentions: new FileMentions(server), approvals };
+  const mentions = new ContextMentions(new FileMentions(server));
+  const services: SessionServices = { server, diffs, mentions, approvals };
   const views = new ConversationViews(context.extensionUri, services);
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return [
     diffs,
+    mentions,
     views,
     vscode.window.registerWebviewViewProvider(primaryViewId, views),
     vscode.window.registerWebviewViewProvider(secondaryViewId, views),
@@ -47,6 +50,11 @@ export function registerConversation(
     ),
     vscode.commands.registerCommand('threadline.focusComposer', () => views.focusComposer()),
     vscode.commands.registerCommand(SHOWN_THREAD, () => views.viewThreadId),
+    vscode.commands.registerCommand('threadline.addSelection', () => {
+      const selection = mentions.selectionToken(vscode.window.activeTextEditor);
+      if (!selection) return vscode.window.showInformationMessage('Select some lines in an editor first.');
+      return views.addToComposer(`${selection.insert} `);
+    }),
     vscode.commands.registerCommand('threadline.openInEditor', (threadId: unknown) =>
       views.openPanel(text(threadId) ?? views.viewThreadId, vscode.ViewColumn.Active),
     ),
@@ -148,6 +156,22 @@ class ConversationViews
     // The command takes the view to move (a webview's focus does not count as the focused view).
     await vscode.commands.executeCommand(`${shownViewId()}.focus`);
     await vscode.commands.executeCommand('workbench.action.moveFocusedView', shownViewId());
+  }
+
+  /**
+   * Appends to the draft of a conversation: one in a visible editor tab if any,
+   * else the Conversation view's, which opens; either takes the focus.
+   */
+  async addToComposer(text: string): Promise<void> {
+    const panel = [...this.panels].find(([p]) => p.visible)?.[1];
+    if (panel) {
+      panel.insertText(text);
+      return panel.focusComposer();
+    }
+    await vscode.commands.executeCommand(`${shownViewId()}.focus`);
+    if (!this.view) return;
+    this.view.insertText(text);
+    this.view.focusComposer();
   }
 
   async openPanel(threadId: string | undefined, column: vscode.ViewColumn, turnId?: string): Promise<void> {

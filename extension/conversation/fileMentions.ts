@@ -1,6 +1,6 @@
 // `@` mentions: the server's fuzzyFileSearch over the workspace folders (ranked, .gitignore honoured,
-// with the matched characters for highlighting), as workspace-relative paths. An empty query lists
-// the files open in editor tabs, the likeliest ones to mention.
+// with the matched characters for highlighting), as workspace-relative paths, files and folders. An
+// empty query lists the files open in editor tabs, the likeliest ones to mention.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThreadlineServer } from '../server/threadlineServer';
@@ -10,6 +10,7 @@ export interface FileMention {
   path: string;
   /** Offsets into path of the characters the query matched. */
   indices: number[];
+  isFolder?: boolean;
 }
 
 export class FileMentions {
@@ -28,7 +29,8 @@ export class FileMentions {
       const path = vscode.workspace.asRelativePath(join(file.root, file.path), roots.length > 1);
       // A multi-root workspace prefixes the folder's name; the indices shift by as much.
       const shift = path.length - file.path.length;
-      return { path, indices: (file.indices ?? []).map((i) => i + shift) };
+      const indices = (file.indices ?? []).map((i) => i + shift);
+      return { path, indices, ...(file.match_type === 'directory' ? { isFolder: true } : {}) };
     });
   }
 }

@@ -4,9 +4,10 @@ import { promises as fs } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import type { UserInput } from '../protocol/userInput';
 import type { ContentPart, ConversationEntry } from '../providers/types';
+import { mentionText } from './mentionContent';
+import { UserInputError } from './userInputError';
 
-/** Input that cannot be used as given; the message names the field's value. */
-export class UserInputError extends Error {}
+export { UserInputError };
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -43,7 +44,10 @@ async function toContent(part: UserInput, cwd: string): Promise<ContentPart> {
     case 'skill':
       return { type: 'text', text: await skillText(part.name, resolve(cwd, part.path)) };
     case 'mention':
-      return { type: 'text', text: `@${part.name} (${part.path})` };
+      // `app://` and other schemes name things, not files: the model reads the name.
+      if (/^[a-z][a-z0-9+.-]+:\/\//i.test(part.path))
+        return { type: 'text', text: `@${part.name} (${part.path})` };
+      return { type: 'text', text: await mentionText(part.name, part.path, cwd) };
   }
 }
 

@@ -26,7 +26,7 @@ describe('@ file mentions in the composer (installed .vsix)', function () {
     const frame = await newThread(wb.page);
     const input = frame.getByRole('textbox', { name: 'Message' });
     await input.pressSequentially('Look at @parsr');
-    const list = frame.getByRole('listbox', { name: 'Files' });
+    const list = frame.getByRole('listbox', { name: 'Mentions' });
     const options = list.getByRole('option');
     await options.first().waitFor({ timeout: 20_000 });
     const paths = (await options.allTextContents()).map((text) => text.trim());

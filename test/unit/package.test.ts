@@ -110,11 +110,18 @@ describe('the extension manifest', () => {
     }
   });
 
-  it('binds Focus Composer to a key VS Code leaves free (Ctrl+Shift+; is Focus Breadcrumbs)', () => {
+  it('binds Focus Composer to a key VS Code leaves free (Ctrl+Shift+; is Focus Breadcrumbs); with lines selected it adds them', () => {
     assert.deepEqual(contributes.keybindings, [
       { command: 'threadline.focusComposer', key: "ctrl+shift+'", mac: "cmd+shift+'" },
+      {
+        command: 'threadline.addSelection',
+        key: "ctrl+shift+'",
+        mac: "cmd+shift+'",
+        when: 'editorTextFocus && editorHasSelection',
+      },
     ]);
-    assert.ok(contributes.commands.some((c) => c.command === 'threadline.focusComposer'));
+    for (const command of ['threadline.focusComposer', 'threadline.addSelection'])
+      assert.ok(contributes.commands.some((c) => c.command === command));
   });
 
   it('has only pure-JS runtime dependencies (they are bundled, none ship unbundled)', () => {

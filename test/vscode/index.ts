@@ -29,6 +29,7 @@ export async function run(): Promise<void> {
     await import('./workspaceSettings.test');
     await import('./mcpServers.test');
     await import('./codexHistory.test');
+    await import('./contextMentions.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {

@@ -21,14 +21,14 @@ import { useHost, useView } from '../components/hooks';
 import { EditingNotice, useComposerFill } from './composerFill';
 import { SetupCard } from '../setup/SetupCard';
 import { useSetup } from '../setup/useSetup';
-import { insertMention, mentionAt, type MentionQuery } from './mention';
 import { ComposerToolbar } from './ComposerToolbar';
 import { composerControls } from './composerControls';
 import { PolicyPickers } from './Pickers';
 import { RestrictedNotice, useRestricted } from './RestrictedNotice';
 import { SkillSuggestions, useSkillCompletion } from './SkillSuggestions';
 import { skillItems } from './skillMention';
-import { suggestionKey, wrapIndex } from './suggestionKeys';
+import { SuggestionList } from './SuggestionList';
+import { useMentions } from './useMentions';
 import { useComposerCommands, type Outgoing } from './composerCommands';
 import { planModes, usePlanMode } from './planMode';
 import { planControl } from './PlanToggle';
@@ -90,7 +90,7 @@ export function Composer({
     setDraftState(host.state.drafts[draftKey] ?? '');
     setImages([]);
     return host.onMessage((m) => {
-      if (m.type === 'insertText') setDraft(`${host.state.drafts[draftKey] ?? ''}${m.text}`);
+      if (m.type === 'insertText') setDraft(appended(host.state.drafts[draftKey] ?? '', m.text));
       if (m.type === 'focusComposer') input.current?.focus();
     });
   }, [host, draftKey, setDraft]);
@@ -114,10 +114,18 @@ export function Composer({
     if (command) return runSlash(command.item, command.args);
     const text = (outgoing?.text ?? draft).trim();
     if (!text && images.length === 0) return;
+    let attached: UserInput[];
+    try {
+      attached = await mentions.attached(text);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      return;
+    }
     const content: UserInput[] = [
       ...(text ? [{ type: 'text' as const, text }] : []),
       ...images.map((path) => ({ type: 'localImage' as const, path })),
       ...skillItems(text, skills.picked),
+      ...attached,
     ];
     setError(null);
     // Steering joins a turn that already reached the model; a new turn is checked first.
@@ -209,22 +217,12 @@ export function Composer({
         className={`tl-composer${planning ? ' tl-planning' : ''}`}
         onSubmit={(e) => (e.preventDefault(), void send())}
       >
-        {mentions.results.length > 0 && (
-          <ul className="tl-mentions" role="listbox" aria-label="Files">
-            {mentions.results.map(({ path, indices }, index) => (
-              <li
-                key={path}
-                role="option"
-                aria-selected={index === mentions.active}
-                className={index === mentions.active ? 'tl-active' : undefined}
-                onMouseDown={(e) => (e.preventDefault(), mentions.choose(path, setDraft))}
-              >
-                <span className="codicon codicon-file" aria-hidden="true" />{' '}
-                <Highlighted text={path} indices={indices} />
-              </li>
-            ))}
-          </ul>
-        )}
+        <SuggestionList
+          label="Mentions"
+          rows={mentions.rows}
+          active={mentions.active}
+          onChoose={(index) => mentions.choose(mentions.results[index]!, setDraft)}
+        />
         <SlashSuggestions
           results={slash.results}
           query={slash.query}
@@ -359,68 +357,6 @@ function useGrowWithContent(input: React.RefObject<HTMLTextAreaElement | null>, 
   }, [input, text]);
 }
 
-type MentionResult = { path: string; indices: number[] };
-
-/** A path with the characters the query matched in bold. */
-function Highlighted({ text, indices }: { text: string; indices: number[] }) {
-  const matched = new Set(indices);
-  const runs: { text: string; hit: boolean }[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const hit = matched.has(i);
-    const last = runs.at(-1);
-    if (last && last.hit === hit) last.text += text[i];
-    else runs.push({ text: text[i]!, hit });
-  }
-  return (
-    <span className="tl-mention-path">
-      {runs.map((run, i) => (run.hit ? <b key={i}>{run.text}</b> : <span key={i}>{run.text}</span>))}
-    </span>
-  );
-}
-
-/** The `@` file list: asks the host for ranked paths as the query changes; arrows, Enter/Tab, Escape. */
-function useMentions(draft: string, input: React.RefObject<HTMLTextAreaElement | null>) {
-  const host = useHost();
-  const [mention, setMention] = useState<MentionQuery | null>(null);
-  const [results, setResults] = useState<MentionResult[]>([]);
-  const [active, setActive] = useState(0);
-
-  const update = () => {
-    const el = input.current;
-    const next = el ? mentionAt(el.value, el.selectionStart ?? el.value.length) : null;
-    setMention((prev) => (prev?.start === next?.start && prev?.query === next?.query ? prev : next));
-  };
-
-  useEffect(() => {
-    if (!mention) {
-      setResults([]);
-      return;
-    }
-    let current = true;
-    const timer = setTimeout(() => {
-      host.request('findFiles', { query: mention.query }).then(
-        (r) => current && (setResults(r.files.slice(0, 12)), setActive(0)),
-        () => current && setResults([]),
-      );
-    }, 80);
-    return () => ((current = false), clearTimeout(timer));
-  }, [host, mention]);
-
-  const choose = (path: string, setDraft: (text: string) => void) => {
-    const el = input.current;
-    if (!mention || !el) return;
-    const next = insertMention(draft, mention, el.selectionStart ?? draft.length, path);
-    setDraft(next.text);
-    setMention(null);
-    requestAnimationFrame(() => el.setSelectionRange(next.caret, next.caret));
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>, setDraft: (text: string) => void) =>
-    suggestionKey(event, results.length, {
-      move: (step) => setActive((i) => wrapIndex(i, step, results.length)),
-      take: () => choose(results[active].path, setDraft),
-      close: () => setMention(null),
-    });
-
-  return { results, active, update, choose, onKeyDown };
-}
+/** Text added to a draft starts on a word of its own. */
+const appended = (draft: string, text: string) =>
+  draft && !/\s$/.test(draft) ? `${draft} ${text}` : `${draft}${text}`;

@@ -1,4 +1,4 @@
-// Finding and replacing the `@query` the caret is in, for file mentions.
+// Finding and replacing the `@query` the caret is in, for file and context mentions.
 
 export interface MentionQuery {
   /** Where the `@` is. */
@@ -22,7 +22,17 @@ export function insertMention(
   caret: number,
   path: string,
 ): { text: string; caret: number } {
-  const inserted = `${/\s/.test(path) ? JSON.stringify(path) : path} `;
+  return replaceMention(text, mention, caret, /\s/.test(path) ? JSON.stringify(path) : path);
+}
+
+/** The text with the mention replaced by `token` and a space, and where the caret goes after it. */
+export function replaceMention(
+  text: string,
+  mention: MentionQuery,
+  caret: number,
+  token: string,
+): { text: string; caret: number } {
+  const inserted = `${token} `;
   return {
     text: text.slice(0, mention.start) + inserted + text.slice(caret),
     caret: mention.start + inserted.length,

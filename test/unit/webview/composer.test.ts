@@ -16,10 +16,10 @@ describe('webview composer (jsdom)', () => {
         startTurn: () => ({ turnId: 't2' }),
         steerTurn: () => ({ turnId: 't1' }),
         interruptTurn: () => ({}),
-        findFiles: ({ query }: { query: string }) => ({
-          files: ['src/main.ts', 'src/other.ts']
+        suggestMentions: ({ query }: { query: string }) => ({
+          suggestions: ['src/main.ts', 'src/other.ts']
             .filter((p) => p.includes(query))
-            .map((path) => ({ path, indices: [...query].map((_, i) => path.indexOf(query) + i) })),
+            .map((path) => ({ kind: 'file', label: path, icon: 'file', insert: path })),
         }),
       },
       saved,
@@ -131,7 +131,7 @@ describe('webview composer (jsdom)', () => {
       input(page).dispatchEvent(new window.KeyboardEvent('keyup', { bubbles: true, key: 'i' }));
     });
     await page.until(() => page.all('[role="option"]').length > 0);
-    assert.deepEqual(page.requests('findFiles').at(-1), { query: 'mai' });
+    assert.deepEqual(page.requests('suggestMentions').at(-1), { query: 'mai' });
     assert.deepEqual(
       page.all('[role="option"]').map((o) => o.textContent?.trim()),
       ['src/main.ts'],

@@ -64,7 +64,7 @@ describe('webview composer $ completion (jsdom)', () => {
       {
         listModels: () => ({ models: [] }),
         startTurn: () => ({ turnId: 't2' }),
-        findFiles: () => ({ paths: [] }),
+        suggestMentions: () => ({ suggestions: [] }),
         listSkills: () => ({ skills }),
       },
       {},

@@ -10,12 +10,22 @@ export function UserMessage({ item }: { item: UserMessageItem }) {
       {item.content.map((part, index) => {
         const path = part.type === 'text' || part.type === 'image' ? undefined : part.path;
         switch (part.type) {
-          case 'text':
+          case 'text': {
+            // Attached context (a terminal's output, problems) is one element over the whole text: its short name shows.
+            const whole = part.text_elements?.length === 1 ? part.text_elements[0] : undefined;
+            if (whole?.placeholder && whole.byteRange.start === 0)
+              return (
+                <span key={index} className="tl-chip" title={part.text.split('\n')[0]}>
+                  <span className="codicon codicon-mention" aria-hidden="true" />{' '}
+                  {whole.placeholder.replace(/^@/, '')}
+                </span>
+              );
             return (
               <div key={index} className="tl-user-text">
                 {part.text}
               </div>
             );
+          }
           case 'localImage':
           case 'image':
             return (
