@@ -21,12 +21,14 @@ import { pluginHandlers } from './plugins';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fuzzySearchHandlers } from './fuzzySearch';
+import { threadGoalHandlers } from './threadGoal';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
   return {
     ...initializeHandlers(services.home, () => services.warmUp()),
     ...threadHandlers(services, sessions),
+    ...threadGoalHandlers(services, sessions),
     ...turnHandlers(services),
     ...accountHandlers(services),
     ...modelHandlers(services),

@@ -20,6 +20,7 @@ import * as Ap from './appMethods';
 import * as P from './pluginMethods';
 import * as Fs from './fsMethods';
 import * as I from './threadImport';
+import * as G from './threadGoal';
 
 export interface MethodSpec {
   params: TSchema;
@@ -46,6 +47,10 @@ export const clientRequests = {
   'thread/revert': { params: T.ThreadRevertParams, result: T.ThreadResponse },
   'thread/delete': { params: T.ThreadIdParams, result: T.EmptyResponse },
   'thread/turns/list': { params: T.ThreadTurnsListParams, result: T.ThreadTurnsListResponse },
+  'thread/goal/set': { params: G.ThreadGoalSetParams, result: G.ThreadGoalSetResponse },
+  'thread/goal/get': { params: G.ThreadGoalGetParams, result: G.ThreadGoalGetResponse },
+  'thread/goal/clear': { params: G.ThreadGoalClearParams, result: G.ThreadGoalClearResponse },
+  'thread/metadata/update': { params: G.ThreadMetadataUpdateParams, result: G.ThreadMetadataUpdateResponse },
   'thread/compact/start': { params: U.ThreadCompactStartParams, result: T.EmptyResponse },
   'turn/start': { params: U.TurnStartParams, result: U.TurnResponse },
   'turn/steer': { params: U.TurnSteerParams, result: U.TurnSteerResponse },
