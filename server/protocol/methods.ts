@@ -20,6 +20,7 @@ import * as Ap from './appMethods';
 import * as P from './pluginMethods';
 import * as Fs from './fsMethods';
 import * as I from './threadImport';
+import * as Cloud from './cloudMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -28,6 +29,8 @@ export interface MethodSpec {
   experimental?: boolean;
   /** Documented by the spec but absent from the reference schema. */
   specOnly?: boolean;
+  /** Always answered with an error naming why (methods/cloudOnly.ts); left out of the generated schema. */
+  refused?: boolean;
 }
 
 export const clientRequests = {
@@ -149,6 +152,40 @@ export const clientRequests = {
     experimental: true,
     specOnly: true,
   },
+  // Only with a ChatGPT account or OpenAI's cloud: refused with the reason (methods/cloudOnly.ts).
+  'account/gatewayOAuth/read': { params: Cloud.GatewayOAuthReadParams, result: Cloud.Refused, refused: true },
+  'account/gatewayOAuth/login': {
+    params: Cloud.GatewayOAuthLoginParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'account/gatewayOAuth/cancel': { params: Cloud.NoParams, result: Cloud.Refused, refused: true },
+  'account/rateLimitResetCredit/consume': {
+    params: Cloud.RateLimitResetCreditConsumeParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'account/sendAddCreditsNudgeEmail': {
+    params: Cloud.SendAddCreditsNudgeEmailParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'account/workspaceMessages/read': { params: Cloud.NoParams, result: Cloud.Refused, refused: true },
+  'account/securitySetup/read': { params: Cloud.NoParams, result: Cloud.Refused, refused: true },
+  'thread/approveGuardianDeniedAction': {
+    params: Cloud.ThreadApproveGuardianDeniedActionParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'plugin/share/save': { params: Cloud.PluginShareSaveParams, result: Cloud.Refused, refused: true },
+  'plugin/share/updateTargets': {
+    params: Cloud.PluginShareUpdateTargetsParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'plugin/share/list': { params: Cloud.NoParams, result: Cloud.Refused, refused: true },
+  'plugin/share/checkout': { params: Cloud.PluginShareIdParams, result: Cloud.Refused, refused: true },
+  'plugin/share/delete': { params: Cloud.PluginShareIdParams, result: Cloud.Refused, refused: true },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;
