@@ -1,5 +1,6 @@
 // feedback/upload, kept as a local bundle (see feedback/feedbackBundle.ts), and
-// windowsSandbox/setupStart, which answers as the spec says and then reports why nothing was set up.
+// windowsSandbox/setupStart, which answers as the spec says and then reports why nothing was set up,
+// and windowsSandbox/readiness, which says there is no Windows sandbox configured.
 import { environmentSecrets, scrubber } from '../feedback/scrub';
 import { FeedbackFileError, writeFeedbackBundle } from '../feedback/feedbackBundle';
 import type { HandlerTable } from '../rpc/dispatcher';
@@ -52,5 +53,8 @@ export function feedbackHandlers(services: Services): HandlerTable {
       );
       return { started: true };
     },
+
+    // Never "ready": there is no Windows sandbox here to be ready (setupStart says why).
+    'windowsSandbox/readiness': () => ({ status: 'notConfigured' as const }),
   };
 }

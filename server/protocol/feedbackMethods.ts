@@ -24,6 +24,11 @@ export const WindowsSandboxSetupStartParams = Params({
 });
 export const WindowsSandboxSetupStartResponse = Shape({ started: Type.Boolean() });
 
+export const WindowsSandboxReadinessParams = Params({});
+export const WindowsSandboxReadinessResponse = Shape({
+  status: StringEnum(['ready', 'notConfigured', 'updateRequired']),
+});
+
 export const windowsSandboxNotifications = {
   'windowsSandbox/setupCompleted': Shape({
     mode: WindowsSandboxSetupMode,

@@ -81,6 +81,10 @@ export const clientRequests = {
     params: F.WindowsSandboxSetupStartParams,
     result: F.WindowsSandboxSetupStartResponse,
   },
+  'windowsSandbox/readiness': {
+    params: F.WindowsSandboxReadinessParams,
+    result: F.WindowsSandboxReadinessResponse,
+  },
   'thread/turn/changes/list': {
     params: K.TurnChangesListParams,
     result: K.TurnChangesListResponse,

@@ -45,7 +45,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'permissionProfile/list',
   'experimentalFeature/enablement/set',
   'mcpServer/tool/call',
-  'windowsSandbox/readiness',
   'account/usage/read',
   'feedback/save',
   'externalAgentConfig/import/recordHistory',
