@@ -106,6 +106,7 @@ export const clientRequests = {
   },
   'skills/list': { params: S.SkillsListParams, result: S.SkillsListResponse },
   'skills/config/write': { params: S.SkillsConfigWriteParams, result: S.SkillsConfigWriteResponse },
+  'skills/extraRoots/set': { params: S.SkillsExtraRootsSetParams, result: S.SkillsExtraRootsSetResponse },
   'skills/remote/list': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'skills/remote/export': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'app/list': { params: Ap.AppsListParams, result: Ap.AppsListResponse },

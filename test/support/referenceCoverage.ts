@@ -28,7 +28,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'threadSection/delete',
   'thread/items/list',
   'thread/inject_items',
-  'skills/extraRoots/set',
   'hooks/list',
   'marketplace/add',
   'marketplace/remove',
