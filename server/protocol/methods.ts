@@ -125,6 +125,10 @@ export const clientRequests = {
     params: Cfg.ExperimentalFeatureListParams,
     result: Cfg.ExperimentalFeatureListResponse,
   },
+  'experimentalFeature/enablement/set': {
+    params: Cfg.ExperimentalFeatureEnablementSetParams,
+    result: Cfg.ExperimentalFeatureEnablementSetResponse,
+  },
   'collaborationMode/list': {
     params: Cfg.CollaborationModeListParams,
     result: Cfg.CollaborationModeListResponse,

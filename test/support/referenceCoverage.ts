@@ -42,7 +42,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'modelProvider/config/write',
   'modelProvider/capabilities/read',
   'permissionProfile/list',
-  'experimentalFeature/enablement/set',
   'mcpServer/tool/call',
   'account/usage/read',
   'feedback/save',
