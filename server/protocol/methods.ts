@@ -77,6 +77,7 @@ export const clientRequests = {
   'config/mcpServer/reload': { params: Mcp.McpServerRefreshParams, result: Mcp.McpServerRefreshResponse },
   'mcpServer/oauth/login': { params: Mcp.McpServerOauthLoginParams, result: Mcp.McpServerOauthLoginResponse },
   'feedback/upload': { params: F.FeedbackUploadParams, result: F.FeedbackUploadResponse },
+  'feedback/save': { params: F.FeedbackSaveParams, result: F.FeedbackSaveResponse },
   'windowsSandbox/setupStart': {
     params: F.WindowsSandboxSetupStartParams,
     result: F.WindowsSandboxSetupStartResponse,

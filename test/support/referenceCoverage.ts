@@ -44,7 +44,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'permissionProfile/list',
   'mcpServer/tool/call',
   'account/usage/read',
-  'feedback/save',
   'externalAgentConfig/import/recordHistory',
   'externalAgentConfig/import/readHistories',
 ];
