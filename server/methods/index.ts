@@ -22,6 +22,7 @@ import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fuzzySearchHandlers } from './fuzzySearch';
 import { threadGoalHandlers } from './threadGoal';
+import { cloudOnlyHandlers } from './cloudOnly';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -46,5 +47,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...configHandlers(services),
     ...fsHandlers(),
     ...fuzzySearchHandlers(),
+    ...cloudOnlyHandlers(),
   };
 }
