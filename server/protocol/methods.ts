@@ -19,6 +19,7 @@ import * as S from './skillMethods';
 import * as Ap from './appMethods';
 import * as P from './pluginMethods';
 import * as Fs from './fsMethods';
+import * as W from './worktreeMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -85,6 +86,16 @@ export const clientRequests = {
   'thread/turn/changes/revert': {
     params: K.TurnChangesRevertParams,
     result: K.TurnChangesRevertResponse,
+    experimental: true,
+  },
+  'thread/worktree/apply': {
+    params: W.WorktreeApplyParams,
+    result: W.WorktreeApplyResponse,
+    experimental: true,
+  },
+  'thread/worktree/discard': {
+    params: W.WorktreeDiscardParams,
+    result: W.WorktreeDiscardResponse,
     experimental: true,
   },
   'externalAgentConfig/detect': {
