@@ -7,14 +7,16 @@
 // hooks name programs runs none of them while its worktree is made, applied and discarded.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { clientRequests } from '../../server/protocol/methods';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { commandItems, execCall } from '../support/commands';
 import { patchCall } from '../support/patches';
 import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
+import { until } from '../support/until';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
@@ -165,6 +167,34 @@ describe('threads in git worktrees', function () {
     );
   });
 
+  it('confines a command to the worktree: the workspace, the repository’s .git and the home stay shut', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const repo = repository();
+    const server = await serve();
+    const { thread, cwd } = await startIn(server, repo);
+    const cmd = [
+      'echo ok > made.txt',
+      `echo pwned > ${repo}/README.md`,
+      `echo hook > ${repo}/.git/hooks/pre-commit`,
+      'echo gone > .git',
+      `ls ${home}/config.toml`,
+    ].join('; ');
+    model.script(...execCall({ cmd }));
+    // The host's /tmp stays visible (read-only), where the temp repository is, as in confinement.test.ts.
+    const started = await startTurn(server, thread.id, 'go', {
+      sandboxPolicy: { type: 'workspaceWrite', excludeSlashTmp: true },
+    });
+    assert.equal((await turnCompleted(server, started.id, 30_000)).status, 'completed');
+    const [item] = commandItems(server, started.id);
+    const output = item!.aggregatedOutput ?? '';
+    assert.equal(output.match(/Read-only file system/g)?.length, 3, output);
+    assert.match(output, /config\.toml'?: No such file or directory/);
+    assert.equal(readFileSync(join(cwd, 'made.txt'), 'utf8'), 'ok\n');
+    assert.equal(readFileSync(join(repo, 'README.md'), 'utf8'), '# Demo\nold line\n');
+    assert.ok(!existsSync(join(repo, '.git', 'hooks', 'pre-commit')));
+    assert.match(readFileSync(join(cwd, '.git'), 'utf8'), /^gitdir: /);
+  });
+
   it('merges a thread’s change into a file the user changed too, and keeps a binary conflict beside', async () => {
     const repo = repository();
     const server = await serve();
@@ -232,6 +262,31 @@ describe('threads in git worktrees', function () {
     const applied = await checked<Applied>(server, 'thread/worktree/apply', { threadId: thread.id });
     assert.equal(applied.mode, 'merge');
     assert.equal(readFileSync(join(repo, 'README.md'), 'utf8'), '# Demo\nafter a restart\n');
+  });
+
+  it('cleans up at the next start a worktree whose creation a killed server left half-made', async () => {
+    const repo = repository();
+    // What a kill between `git worktree add` and the record's `ready` leaves: branch, worktree, record.
+    const threadId = '01a21b00-0000-7000-8000-00000000dead';
+    const path = join(home, 'worktrees', 'repo', threadId);
+    mkdirSync(join(home, 'worktrees', 'repo'), { recursive: true });
+    git(repo, 'worktree', 'add', '-q', '-b', 'threadline/main-0000dead', path, 'HEAD');
+    mkdirSync(join(home, 'worktree-links'), { recursive: true });
+    const link = {
+      threadId,
+      repoRoot: repo,
+      worktreePath: path,
+      branch: 'threadline/main-0000dead',
+      state: 'creating',
+    };
+    writeFileSync(
+      join(home, 'worktree-links', `${threadId}.json`),
+      JSON.stringify({ ...link, baseSha: git(repo, 'rev-parse', 'HEAD') }),
+    );
+    await serve();
+    await until(() => !existsSync(path) && !existsSync(join(home, 'worktree-links', `${threadId}.json`)));
+    await until(() => git(repo, 'branch', '--list', 'threadline/*') === '');
+    assert.doesNotMatch(git(repo, 'worktree', 'list'), /dead/);
   });
 
   it('answers clear errors: experimental only, bad params, no worktree, no repository', async () => {
