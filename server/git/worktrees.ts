@@ -166,3 +166,20 @@ export async function cleanUpUnfinished(home: string): Promise<string[]> {
   }
   return cleaned;
 }
+
+/**
+ * The worktree folders of threads started from any of `cwds` (a repository's top level), so a
+ * listing of a workspace's threads also finds its worktree threads, whose cwd is under the home.
+ */
+export async function worktreesOf(home: string, cwds: string[]): Promise<string[]> {
+  const names = await fs.readdir(linksFolder(home)).catch(() => [] as string[]);
+  if (names.length === 0) return [];
+  const wanted = new Set(cwds);
+  for (const cwd of cwds) wanted.add(await fs.realpath(cwd).catch(() => cwd));
+  const found: string[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const link = await readLink(home, name.slice(0, -5));
+    if (link?.state === 'ready' && wanted.has(link.repoRoot)) found.push(link.worktreePath);
+  }
+  return found;
+}

@@ -258,6 +258,12 @@ describe('threads in git worktrees', function () {
     const server = await serve();
     const resumed = await server.call<{ cwd: string }>('thread/resume', { threadId: thread.id });
     assert.equal(resumed.cwd, cwd);
+    // Listed with the workspace it was started from, though its cwd is the worktree.
+    const listed = await server.call<{ data: { id: string }[] }>('thread/list', { cwd: repo });
+    assert.deepEqual(
+      listed.data.map((t) => t.id),
+      [thread.id],
+    );
     writeFileSync(join(cwd, 'README.md'), '# Demo\nafter a restart\n');
     const applied = await checked<Applied>(server, 'thread/worktree/apply', { threadId: thread.id });
     assert.equal(applied.mode, 'merge');
