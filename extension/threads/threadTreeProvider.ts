@@ -8,6 +8,7 @@ import { relativeTime } from './recency';
 import { statusLook, type StatusLook } from './threadLabels';
 import { originTag, threadOrigin, type ThreadOrigin } from './threadOrigin';
 import type { ThreadNode, ThreadTreeModel, TreeNode } from './threadTreeModel';
+import { worktreeBranch } from './worktreeCommands';
 
 const icons: Record<StatusLook, vscode.ThemeIcon> = {
   running: new vscode.ThemeIcon('loading~spin'),
@@ -89,14 +90,22 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
     item.id = `thread:${thread.id}`;
     const when = relativeTime(thread.updatedAt, new Date());
     const origin = threadOrigin(thread, this.serverHome());
-    item.description = [statusText[look], originTag(origin), when].filter(Boolean).join(' · ');
+    const branch = node.archived ? null : worktreeBranch(thread);
+    item.description = [statusText[look], branch, originTag(origin), when].filter(Boolean).join(' · ');
     item.iconPath = node.archived
       ? new vscode.ThemeIcon('archive')
       : origin.codexHistory && look === 'idle'
         ? new vscode.ThemeIcon('history')
         : icons[look];
     // A Codex thread cannot be renamed or archived here: the menus leave those out.
-    item.contextValue = node.archived ? 'thread.archived' : origin.codexHistory ? 'thread.codex' : 'thread';
+    // A worktree thread has its own menu (apply, discard, open); archiving it is left out until it asks.
+    item.contextValue = node.archived
+      ? 'thread.archived'
+      : origin.codexHistory
+        ? 'thread.codex'
+        : branch
+          ? 'thread.worktree'
+          : 'thread';
     item.tooltip = tooltip(node, look, origin);
     item.accessibilityInformation = { label: `${threadTitle(thread)}, ${item.description}` };
     item.command = { command: 'threadline.openFromTree', title: 'Open', arguments: [thread.id] };
@@ -121,6 +130,8 @@ function tooltip(
     ['ID', thread.id],
   ];
   if (thread.forkedFromId) rows.push(['Forked from', thread.forkedFromId]);
+  const branch = worktreeBranch(thread);
+  if (branch && !archived) rows.push(['Worktree branch', branch]);
   if (origin.client && !origin.codexHistory) rows.push(['Started by', origin.client]);
   if (origin.codexHistory) {
     const by = origin.client ? ` (${origin.client})` : '';

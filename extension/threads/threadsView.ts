@@ -5,6 +5,7 @@ import { Disposable } from '../../webview/common/lifecycle';
 import type { PendingApprovals } from '../approvals/pendingApprovals';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { openThread, threadCommands } from './threadCommands';
+import { worktreeCommands } from './worktreeCommands';
 import { threadOrigin } from './threadOrigin';
 import { searchThreads } from './threadSearch';
 import { ThreadTreeModel, type SectionId } from './threadTreeModel';
@@ -72,6 +73,7 @@ export class ThreadsView extends Disposable {
       server.onStateChange((state) => state === 'failed' && this.model.reset()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
       ...threadCommands(server, () => workspaceFolders()?.[0]),
+      ...worktreeCommands(server, () => workspaceFolders()?.[0]),
       // Clicking a thread: the conversation view opens it once it is there; selecting is all until then.
       vscode.commands.registerCommand('threadline.openFromTree', (threadId: string) =>
         this.open(server, threadId),

@@ -1,0 +1,24 @@
+// What an apply of a worktree thread did, in words for a notification (pure: no vscode).
+import type { ResultOf } from '../../server/protocol/methods';
+
+/** One line per outcome of an apply, for the notification. */
+export function applySummary(result: ResultOf<'thread/worktree/apply'>): string {
+  if (result.mode === 'none') return `Nothing to apply: ${result.branch} has no changes.`;
+  const how =
+    result.mode === 'merge' ? `merged (fast-forward to ${result.commit.slice(0, 7)})` : 'applied as a patch';
+  const parts = [`${result.applied.length + result.merged.length} file(s) from ${result.branch} ${how}.`];
+  if (result.merged.length) parts.push(`Merged with your uncommitted changes: ${result.merged.join(', ')}.`);
+  if (result.conflicts.length) {
+    const kept = result.conflicts.map((c) =>
+      c.resolution === 'markers'
+        ? `${c.path} (conflict markers)`
+        : c.resolution === 'theirsBeside'
+          ? `${c.path} (the thread's version in ${c.theirsPath})`
+          : `${c.path} (yours kept: ${c.reason})`,
+    );
+    parts.push(`Conflicts, both sides kept: ${kept.join(', ')}.`);
+  }
+  if (result.skipped.length)
+    parts.push(`Skipped: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}.`);
+  return parts.join(' ');
+}

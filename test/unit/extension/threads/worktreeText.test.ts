@@ -1,0 +1,42 @@
+import { strict as assert } from 'node:assert';
+import { applySummary } from '../../../../extension/threads/worktreeText';
+
+describe('the words for a worktree apply', () => {
+  const base = { branch: 'threadline/main-1234abcd', commit: 'abcdef0123456789', skipped: [] };
+
+  it('says a fast-forward, with the commit', () => {
+    const text = applySummary({
+      ...base,
+      mode: 'merge',
+      applied: ['a.ts', 'b.ts'],
+      merged: [],
+      conflicts: [],
+    });
+    assert.equal(text, '2 file(s) from threadline/main-1234abcd merged (fast-forward to abcdef0).');
+  });
+
+  it('names each conflict and where both sides are', () => {
+    const text = applySummary({
+      ...base,
+      mode: 'patch',
+      applied: [],
+      merged: ['notes.txt'],
+      conflicts: [
+        { path: 'README.md', resolution: 'markers', theirsPath: null, reason: 'changed on both sides' },
+        { path: 'a.png', resolution: 'theirsBeside', theirsPath: 'a.png.threadline', reason: 'binary' },
+        { path: 'old.ts', resolution: 'oursKept', theirsPath: null, reason: 'deleted in the thread' },
+      ],
+    });
+    assert.match(text, /^1 file\(s\) from threadline\/main-1234abcd applied as a patch\./);
+    assert.match(text, /Merged with your uncommitted changes: notes\.txt\./);
+    assert.match(
+      text,
+      /Conflicts, both sides kept: README\.md \(conflict markers\), a\.png \(the thread's version in a\.png\.threadline\), old\.ts \(yours kept: deleted in the thread\)\./,
+    );
+  });
+
+  it('says when there is nothing to apply', () => {
+    const text = applySummary({ ...base, mode: 'none', applied: [], merged: [], conflicts: [] });
+    assert.equal(text, 'Nothing to apply: threadline/main-1234abcd has no changes.');
+  });
+});
