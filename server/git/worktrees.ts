@@ -132,6 +132,11 @@ export async function changedFiles(worktree: string): Promise<string[]> {
     .map((entry) => entry.slice(3));
 }
 
+/** After an apply: the worktree's base is now what was applied, so the next apply brings only what came after. */
+export async function markApplied(home: string, link: WorktreeLink, commit: string): Promise<void> {
+  await writeLink(home, { ...link, baseSha: commit });
+}
+
 /** Removes the worktree and its branch, then the link. */
 export async function discardWorktree(home: string, link: WorktreeLink): Promise<void> {
   await removeWorktree(link);

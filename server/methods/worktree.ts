@@ -4,6 +4,7 @@ import { applyWorktree } from '../git/worktreeApply';
 import {
   cleanUpUnfinished,
   discardWorktree,
+  markApplied,
   requireLink,
   worktreeLoss,
   WorktreeError,
@@ -44,11 +45,13 @@ export function worktreeHandlers(services: Services): HandlerTable {
       params: ParamsOf<'thread/worktree/apply'>,
     ): Promise<ResultOf<'thread/worktree/apply'>> => {
       const link = await linkOf(params.threadId);
-      return applyWorktree(link).catch((error: unknown) => {
+      const result = await applyWorktree(link).catch((error: unknown) => {
         throw invalidRequest(
           `the worktree of thread ${params.threadId} could not be applied: ${(error as Error).message}`,
         );
       });
+      await markApplied(home, link, result.commit);
+      return result;
     },
 
     'thread/worktree/discard': async (

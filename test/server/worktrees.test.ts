@@ -61,7 +61,7 @@ async function checked<T>(server: ServerProcess, method: Method, params: unknown
 }
 
 interface Started {
-  thread: { id: string; cwd: string; gitInfo: { branch: string | null } | null };
+  thread: { id: string; cwd: string; gitInfo: { branch: string | null; sha: string | null } | null };
   cwd: string;
 }
 interface Applied {
@@ -109,6 +109,7 @@ describe('threads in git worktrees', function () {
         new RegExp(`^threadline/main-${started.thread.id.slice(-8)}$`),
       );
       assert.equal(git(started.cwd, 'rev-parse', '--abbrev-ref', 'HEAD'), started.thread.gitInfo!.branch);
+      assert.equal(started.thread.gitInfo!.sha, git(repo, 'rev-parse', 'HEAD'));
     }
     assert.match(git(repo, 'branch', '--list', 'threadline/*'), /threadline\/main-/);
 
@@ -143,6 +144,10 @@ describe('threads in git worktrees', function () {
       git(repo, 'log', '-1', '--format=%an %s'),
       `Threadline Threadline: changes of thread ${a.thread.id}`,
     );
+
+    // Applied once, the worktree's base moves on: applying again brings nothing.
+    const again = await checked<Applied>(server, 'thread/worktree/apply', { threadId: a.thread.id });
+    assert.equal(again.mode, 'none');
 
     // The user has an uncommitted change of their own in notes.txt; the second thread changed the
     // same README line as the first: it comes as a patch, the conflict kept with both sides.
