@@ -38,6 +38,8 @@ export function worktreeCommands(
           cwd: folder,
           worktree: {},
         });
+        // Its cwd is the worktree, not this folder: the tree takes it from a new listing, which has it.
+        await vscode.commands.executeCommand('threadline.refreshThreads');
         await openThread(thread.id);
         return thread.id;
       }),
@@ -82,6 +84,8 @@ export function worktreeCommands(
         );
         if (choice !== 'Discard') return;
         const done = await server.request('thread/worktree/discard', { threadId: thread.id });
+        // The row loses its branch and its worktree menu.
+        await vscode.commands.executeCommand('threadline.refreshThreads');
         void vscode.window.showInformationMessage(
           `Removed ${done.worktreePath} and the branch ${done.branch}.`,
         );

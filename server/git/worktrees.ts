@@ -17,8 +17,11 @@ export interface WorktreeLink {
   branch: string;
   /** The commit the branch started from. */
   baseSha: string;
-  /** `creating` until git has made both branch and worktree. */
-  state: 'creating' | 'ready';
+  /**
+   * `creating` until git has made both branch and worktree; `discarded` once removed (the record
+   * stays, so the thread is still listed with the workspace it was started from).
+   */
+  state: 'creating' | 'ready' | 'discarded';
 }
 
 /** A worktree that cannot be made, found or changed; the message is for the client. */
@@ -60,6 +63,9 @@ async function writeLink(home: string, link: WorktreeLink): Promise<void> {
 /** The worktree's link, or a clear error for a thread that has none. */
 export async function requireLink(home: string, threadId: string): Promise<WorktreeLink> {
   const link = await readLink(home, threadId);
+  if (link?.state === 'discarded') {
+    throw new WorktreeError(`the worktree of thread ${threadId} was discarded`);
+  }
   if (link === null || link.state !== 'ready') {
     throw new WorktreeError(`thread ${threadId} was not started in a git worktree`);
   }
@@ -137,10 +143,10 @@ export async function markApplied(home: string, link: WorktreeLink, commit: stri
   await writeLink(home, { ...link, baseSha: commit });
 }
 
-/** Removes the worktree and its branch, then the link. */
+/** Removes the worktree and its branch; the link stays, marked discarded. */
 export async function discardWorktree(home: string, link: WorktreeLink): Promise<void> {
   await removeWorktree(link);
-  await fs.rm(linkFile(home, link.threadId), { force: true });
+  await writeLink(home, { ...link, state: 'discarded' });
 }
 
 async function removeWorktree(link: WorktreeLink): Promise<void> {
@@ -166,7 +172,9 @@ export async function cleanUpUnfinished(home: string): Promise<string[]> {
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const link = await readLink(home, name.slice(0, -5));
     if (link?.state !== 'creating') continue;
-    await discardWorktree(home, link).catch(() => undefined);
+    // No thread was made with it: the record goes too.
+    await removeWorktree(link).catch(() => undefined);
+    await fs.rm(linkFile(home, link.threadId), { force: true });
     cleaned.push(link.worktreePath);
   }
   return cleaned;
@@ -184,7 +192,7 @@ export async function worktreesOf(home: string, cwds: string[]): Promise<string[
   const found: string[] = [];
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const link = await readLink(home, name.slice(0, -5));
-    if (link?.state === 'ready' && wanted.has(link.repoRoot)) found.push(link.worktreePath);
+    if (link && link.state !== 'creating' && wanted.has(link.repoRoot)) found.push(link.worktreePath);
   }
   return found;
 }

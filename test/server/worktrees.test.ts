@@ -252,7 +252,13 @@ describe('threads in git worktrees', function () {
     assert.equal(git(repo, 'branch', '--list', done.branch), '');
     assert.equal(git(repo, 'worktree', 'list', '--porcelain').includes(cwd), false);
     const again = await server.request('thread/worktree/apply', { threadId: thread.id });
-    assert.match(again.error!.message, /was not started in a git worktree/);
+    assert.match(again.error!.message, new RegExp(`the worktree of thread ${thread.id} was discarded`));
+    // Still listed with the workspace it was started from.
+    const listed = await server.call<{ data: { id: string }[] }>('thread/list', { cwd: repo });
+    assert.deepEqual(
+      listed.data.map((t) => t.id),
+      [thread.id],
+    );
   });
 
   it('keeps the link across a restart', async () => {
