@@ -91,12 +91,16 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
     const when = relativeTime(thread.updatedAt, new Date());
     const origin = threadOrigin(thread, this.serverHome());
     const branch = node.archived ? null : worktreeBranch(thread);
-    item.description = [statusText[look], branch, originTag(origin), when].filter(Boolean).join(' · ');
+    // The sidebar is narrow: the branch without its `threadline/` prefix; the tooltip has it whole.
+    const shortBranch = branch?.slice('threadline/'.length);
+    item.description = [statusText[look], shortBranch, originTag(origin), when].filter(Boolean).join(' · ');
     item.iconPath = node.archived
       ? new vscode.ThemeIcon('archive')
       : origin.codexHistory && look === 'idle'
         ? new vscode.ThemeIcon('history')
-        : icons[look];
+        : branch && look === 'idle'
+          ? new vscode.ThemeIcon('git-branch')
+          : icons[look];
     // A Codex thread cannot be renamed or archived here: the menus leave those out.
     // A worktree thread has its own menu (apply, discard, open); archiving it is left out until it asks.
     item.contextValue = node.archived

@@ -4,8 +4,7 @@ import type { ResultOf } from '../../server/protocol/methods';
 /** One line per outcome of an apply, for the notification. */
 export function applySummary(result: ResultOf<'thread/worktree/apply'>): string {
   if (result.mode === 'none') return `Nothing to apply: ${result.branch} has no changes.`;
-  const how =
-    result.mode === 'merge' ? `merged (fast-forward to ${result.commit.slice(0, 7)})` : 'applied as a patch';
+  const how = result.mode === 'merge' ? 'merged (fast-forward)' : 'applied as a patch';
   const parts = [`${result.applied.length + result.merged.length} file(s) from ${result.branch} ${how}.`];
   if (result.merged.length) parts.push(`Merged with your uncommitted changes: ${result.merged.join(', ')}.`);
   if (result.conflicts.length) {

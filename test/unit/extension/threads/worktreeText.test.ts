@@ -4,7 +4,7 @@ import { applySummary } from '../../../../extension/threads/worktreeText';
 describe('the words for a worktree apply', () => {
   const base = { branch: 'threadline/main-1234abcd', commit: 'abcdef0123456789', skipped: [] };
 
-  it('says a fast-forward, with the commit', () => {
+  it('says a fast-forward', () => {
     const text = applySummary({
       ...base,
       mode: 'merge',
@@ -12,7 +12,7 @@ describe('the words for a worktree apply', () => {
       merged: [],
       conflicts: [],
     });
-    assert.equal(text, '2 file(s) from threadline/main-1234abcd merged (fast-forward to abcdef0).');
+    assert.equal(text, '2 file(s) from threadline/main-1234abcd merged (fast-forward).');
   });
 
   it('names each conflict and where both sides are', () => {
