@@ -108,9 +108,12 @@ async function bringOver(
     return;
   }
   const target = join(root, path);
-  // A folder on the way that is a link could lead the write out of the repository.
-  const realParent = await fs.realpath(dirname(target)).catch(() => null);
-  if (realParent !== null && !isWithin(await fs.realpath(root), realParent)) {
+  // A link in the workspace (the file, or a folder on the way) could lead the write out of it.
+  if ((await fs.lstat(target).catch(() => null))?.isSymbolicLink()) {
+    result.skipped.push({ path, reason: 'it is a symbolic link in the workspace' });
+    return;
+  }
+  if (!isWithin(await fs.realpath(root), await realAncestor(dirname(target)))) {
     result.skipped.push({ path, reason: 'its folder leads outside the repository' });
     return;
   }
@@ -190,6 +193,14 @@ async function write(target: string, data: Buffer | null, mode: string): Promise
   await fs.mkdir(dirname(target), { recursive: true });
   await fs.writeFile(target, data);
   if (process.platform !== 'win32') await fs.chmod(target, mode === '100755' ? 0o755 : 0o644);
+}
+
+/** The real path of the nearest folder on the way that exists. */
+async function realAncestor(folder: string): Promise<string> {
+  for (let dir = folder; ; dir = dirname(dir)) {
+    const real = await fs.realpath(dir).catch(() => null);
+    if (real !== null || dirname(dir) === dir) return real ?? dir;
+  }
 }
 
 /** `<file>.threadline`, or `.threadline-2`… when that exists. */

@@ -7,7 +7,16 @@
 // hooks name programs runs none of them while its worktree is made, applied and discarded.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { clientRequests } from '../../server/protocol/methods';
@@ -226,6 +235,29 @@ describe('threads in git worktrees', function () {
     ]);
     assert.deepEqual([...readFileSync(join(repo, 'image.bin'))], [0, 9, 9], 'the user’s file untouched');
     assert.deepEqual([...readFileSync(join(repo, 'image.bin.threadline'))], [0, 1, 2, 3]);
+  });
+
+  it('writes through no link of the workspace', async function () {
+    if (process.platform === 'win32') this.skip();
+    const repo = repository();
+    const outside = tempDir('threadline-wt-outside-');
+    writeFileSync(join(outside, 'victim.txt'), 'untouched\n');
+    const server = await serve();
+    const { thread, cwd } = await startIn(server, repo);
+    writeFileSync(join(cwd, 'README.md'), '# Demo\nfrom the thread\n');
+    mkdirSync(join(cwd, 'docs'));
+    writeFileSync(join(cwd, 'docs', 'victim.txt'), 'pwned\n');
+    // The workspace is dirty (so the apply goes file by file), README.md a link out, docs/ too.
+    rmSync(join(repo, 'README.md'));
+    symlinkSync(join(outside, 'victim.txt'), join(repo, 'README.md'));
+    symlinkSync(outside, join(repo, 'docs'));
+    const applied = await checked<Applied>(server, 'thread/worktree/apply', { threadId: thread.id });
+    assert.equal(applied.mode, 'patch');
+    assert.deepEqual(applied.skipped, [
+      { path: 'README.md', reason: 'it is a symbolic link in the workspace' },
+      { path: 'docs/victim.txt', reason: 'its folder leads outside the repository' },
+    ]);
+    assert.equal(readFileSync(join(outside, 'victim.txt'), 'utf8'), 'untouched\n');
   });
 
   it('discards the worktree and branch, saying first what would be lost', async () => {
