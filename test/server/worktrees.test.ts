@@ -20,18 +20,13 @@ import {
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { clientRequests } from '../../server/protocol/methods';
+import { git } from '../support/git';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
 import { commandItems, execCall } from '../support/commands';
 import { patchCall } from '../support/patches';
 import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
 import { until } from '../support/until';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
-    cwd,
-    encoding: 'utf8',
-  }).trim();
 
 /** A repository on `main` with README.md and notes.txt committed. */
 function repository(): string {
@@ -396,7 +391,7 @@ describe('threads in git worktrees', function () {
     // The fixture is live: plain git runs its programs.
     execFileSync('git', ['status'], { cwd: repo, stdio: 'ignore' });
     assert.ok(existsSync(canary), 'plain git ran the fsmonitor');
-    execFileSync('rm', [canary]);
+    rmSync(canary);
 
     const server = await serve();
     const a = await startIn(server, repo);

@@ -3,9 +3,9 @@
 // so; "Discard Worktree…" lists what would be lost before removing the worktree, and the row loses
 // its branch. The thread's work is written straight into its worktree (the server tests drive turns).
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { git } from '../support/git';
 import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
@@ -15,12 +15,6 @@ import {
   sideBarIdle,
   view,
 } from '../support/harness/workbench';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
-    cwd,
-    encoding: 'utf8',
-  }).trim();
 
 describe('threads in git worktrees (installed .vsix)', () => {
   const wb = useWorkbench({ 'README.md': '# Demo\nold line\n' });
