@@ -102,7 +102,7 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
           ? new vscode.ThemeIcon('git-branch')
           : icons[look];
     // A Codex thread cannot be renamed or archived here: the menus leave those out.
-    // A worktree thread has its own menu (apply, discard, open); archiving it is left out until it asks.
+    // A worktree thread has its own menu (apply, discard, open, and an archive that asks about it).
     item.contextValue = node.archived
       ? 'thread.archived'
       : origin.codexHistory

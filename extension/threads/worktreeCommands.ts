@@ -8,7 +8,7 @@ import type { ThreadlineServer } from '../server/threadlineServer';
 import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import { openThread, targets } from './threadCommands';
-import { applySummary } from './worktreeText';
+import { applySummary, lossDetail } from './worktreeText';
 import type { TreeNode } from './threadTreeModel';
 
 /** The branch of a thread that works in a worktree the server made (and that is still there), else null. */
@@ -70,13 +70,7 @@ export function worktreeCommands(
           threadId: thread.id,
           dryRun: true,
         });
-        const lost = [
-          ...preview.uncommittedFiles.map((file) => `• ${file} (uncommitted)`),
-          ...preview.commits.map((c) => `• commit ${c.sha.slice(0, 7)} ${c.subject}`),
-        ];
-        const detail = lost.length
-          ? `This is lost for good:\n${lost.slice(0, 30).join('\n')}${lost.length > 30 ? `\n… and ${lost.length - 30} more` : ''}`
-          : 'The worktree has no changes; nothing is lost.';
+        const detail = lossDetail(preview);
         const choice = await vscode.window.showWarningMessage(
           `Remove the worktree and the branch ${preview.branch}?`,
           { modal: true, detail },
@@ -89,6 +83,31 @@ export function worktreeCommands(
         void vscode.window.showInformationMessage(
           `Removed ${done.worktreePath} and the branch ${done.branch}.`,
         );
+      }),
+    ),
+    // Archiving a worktree thread asks what becomes of its worktree: kept (until discarded) or discarded.
+    vscode.commands.registerCommand('threadline.archiveWorktreeThread', (node?: TreeNode) =>
+      run('Archive', async () => {
+        const thread = target(node);
+        if (!thread) return;
+        const preview = await server.request('thread/worktree/discard', {
+          threadId: thread.id,
+          dryRun: true,
+        });
+        const choice = await vscode.window.showWarningMessage(
+          `Archive the thread. Keep or discard its worktree (${preview.branch})?`,
+          {
+            modal: true,
+            detail: `Keep: the worktree and branch stay until you discard them.\nDiscard removes them. ${lossDetail(preview)}`,
+          },
+          'Keep Worktree',
+          'Discard Worktree',
+        );
+        if (!choice) return;
+        if (choice === 'Discard Worktree') {
+          await server.request('thread/worktree/discard', { threadId: thread.id });
+        }
+        await server.request('thread/archive', { threadId: thread.id });
       }),
     ),
     vscode.commands.registerCommand('threadline.openWorktreeWindow', (node?: TreeNode) =>

@@ -21,3 +21,14 @@ export function applySummary(result: ResultOf<'thread/worktree/apply'>): string 
     parts.push(`Skipped: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}.`);
   return parts.join(' ');
 }
+
+/** What removing a worktree would lose, for a confirmation's detail (at most 30 lines of it). */
+export function lossDetail(preview: ResultOf<'thread/worktree/discard'>): string {
+  const lost = [
+    ...preview.uncommittedFiles.map((file) => `• ${file} (uncommitted)`),
+    ...preview.commits.map((c) => `• commit ${c.sha.slice(0, 7)} ${c.subject}`),
+  ];
+  if (lost.length === 0) return 'The worktree has no changes; nothing is lost.';
+  const more = lost.length > 30 ? `\n… and ${lost.length - 30} more` : '';
+  return `This is lost for good:\n${lost.slice(0, 30).join('\n')}${more}`;
+}

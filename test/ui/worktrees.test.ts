@@ -72,4 +72,25 @@ describe('threads in git worktrees (installed .vsix)', () => {
     assert.equal(git(wb.workspace, 'branch', '--list', '--format=%(refname:short)', branch), '');
     assert.deepEqual(wb.browser.consoleErrors, []);
   });
+
+  it('asks what becomes of the worktree when its thread is archived', async () => {
+    git(wb.workspace, 'init', '-q', '-b', 'main');
+    git(wb.workspace, 'add', '.');
+    git(wb.workspace, 'commit', '-q', '-m', 'First');
+    await activityBarItem(wb.page, 'Threadline').click();
+    await sideBarIdle(wb.page);
+    await runCommand(wb.page, 'Threadline: New Thread in Worktree');
+    await branchRow().waitFor({ timeout: 30_000 });
+    await branchRow().hover();
+    await branchRow().locator('.actions .action-label[aria-label="Archive…"]').click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.getByText(/Keep or discard its worktree/).waitFor({ timeout: 15_000 });
+    await screenshot(wb.page, 'worktree-archive-asks');
+    await dialog.getByRole('button', { name: 'Keep Worktree' }).click();
+    await branchRow().waitFor({ state: 'detached' });
+    await rows().filter({ hasText: 'Archived' }).click();
+    await rows().filter({ hasText: 'New thread' }).waitFor();
+    const kept = git(wb.workspace, 'branch', '--list', '--format=%(refname:short)', 'threadline/*');
+    assert.match(kept, /^threadline\/main-[0-9a-f]{8}$/, 'the worktree and its branch are kept');
+  });
 });

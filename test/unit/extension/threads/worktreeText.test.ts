@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { applySummary } from '../../../../extension/threads/worktreeText';
+import { applySummary, lossDetail } from '../../../../extension/threads/worktreeText';
 
 describe('the words for a worktree apply', () => {
   const base = { branch: 'threadline/main-1234abcd', commit: 'abcdef0123456789', skipped: [] };
@@ -38,5 +38,29 @@ describe('the words for a worktree apply', () => {
   it('says when there is nothing to apply', () => {
     const text = applySummary({ ...base, mode: 'none', applied: [], merged: [], conflicts: [] });
     assert.equal(text, 'Nothing to apply: threadline/main-1234abcd has no changes.');
+  });
+
+  it('lists what a discard would lose, thirty lines at most', () => {
+    const preview = {
+      worktreePath: '/h/worktrees/repo/t',
+      branch: 'threadline/main-1234abcd',
+      removed: false,
+      uncommittedFiles: ['draft.txt'],
+      commits: [{ sha: 'abcdef0123456789', subject: 'Add the parser' }],
+    };
+    assert.equal(
+      lossDetail(preview),
+      'This is lost for good:\n• draft.txt (uncommitted)\n• commit abcdef0 Add the parser',
+    );
+    const many = {
+      ...preview,
+      uncommittedFiles: Array.from({ length: 40 }, (_, i) => `f${i}.ts`),
+      commits: [],
+    };
+    assert.match(lossDetail(many), /• f29\.ts \(uncommitted\)\n… and 10 more$/);
+    assert.equal(
+      lossDetail({ ...preview, uncommittedFiles: [], commits: [] }),
+      'The worktree has no changes; nothing is lost.',
+    );
   });
 });
