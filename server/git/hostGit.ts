@@ -107,7 +107,7 @@ export async function openChangingHostGit(
   return (args, okCodes = [0]) => run(cwd, args, config, okCodes, allowed);
 }
 
-/** The fixed config plus every filter and merge driver the repository's config defines, blanked. */
+/** The fixed config plus every filter driver the repository's config defines, blanked. */
 async function guardedConfig(cwd: string): Promise<[string, string][]> {
   const listed = await spawnGit(cwd, ['config', '--list', '-z', '--name-only'], FIXED_CONFIG, [0, 1]);
   const drivers = new Set<string>();

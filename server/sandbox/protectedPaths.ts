@@ -165,7 +165,8 @@ export function revealedRoots(
   realRoots: string[],
   rules: PathRules = HOST_RULES,
 ): string[] {
+  // `worktrees/<repo>/<thread>` or below: never a folder holding several threads' worktrees.
   return realRoots.filter((root) =>
-    hidden.some((path) => (relativeParts(join(path, WORKTREES_FOLDER), root, rules)?.length ?? 0) >= 1),
+    hidden.some((path) => (relativeParts(join(path, WORKTREES_FOLDER), root, rules)?.length ?? 0) >= 2),
   );
 }

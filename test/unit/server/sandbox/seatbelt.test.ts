@@ -73,15 +73,18 @@ describe('Seatbelt profile', () => {
       ),
       profile,
     );
-    // A root elsewhere in the home is not one: the home stays hidden whole.
-    const elsewhere = seatbeltProfile(
-      { ...confined(false), writableRoots: [{ root: '/Users/me/.threadline/sessions', readOnly: [] }] },
-      null,
-    );
-    assert.ok(
-      elsewhere.includes('(deny file-read* file-write* (subpath "/Users/me/.threadline"))'),
-      elsewhere,
-    );
+    // A root elsewhere in the home, or the folder of a repository's worktrees, is not one: the home
+    // stays hidden whole.
+    for (const root of ['/Users/me/.threadline/sessions', '/Users/me/.threadline/worktrees/repo']) {
+      const elsewhere = seatbeltProfile(
+        { ...confined(false), writableRoots: [{ root, readOnly: [] }] },
+        null,
+      );
+      assert.ok(
+        elsewhere.includes('(deny file-read* file-write* (subpath "/Users/me/.threadline"))'),
+        elsewhere,
+      );
+    }
   });
 
   it('never allows every Mach service, nor LaunchServices, the pasteboard or the keychain', () => {
