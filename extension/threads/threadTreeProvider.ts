@@ -8,6 +8,7 @@ import { relativeTime } from './recency';
 import { statusLook, statusText, type StatusLook } from './threadLabels';
 import { originTag, threadOrigin, type ThreadOrigin } from './threadOrigin';
 import type { ThreadNode, ThreadTreeModel, TreeNode } from './threadTreeModel';
+import { worktreeBranch } from './worktreeCommands';
 
 const icons: Record<StatusLook, vscode.ThemeIcon> = {
   running: new vscode.ThemeIcon('loading~spin'),
@@ -98,13 +99,29 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
     const origin = threadOrigin(thread, this.serverHome());
     const ended = look === 'idle' && !node.archived ? this.unseenEnd(thread.id) : undefined;
     const news = ended ? unseenLook[ended] : undefined;
-    item.description = [news?.text ?? statusText[look], originTag(origin), when].filter(Boolean).join(' · ');
+    const branch = node.archived ? null : worktreeBranch(thread);
+    // The sidebar is narrow: the branch without its `threadline/` prefix; the tooltip has it whole.
+    const shortBranch = branch?.slice('threadline/'.length);
+    item.description = [news?.text ?? statusText[look], shortBranch, originTag(origin), when]
+      .filter(Boolean)
+      .join(' · ');
     item.iconPath = node.archived
       ? new vscode.ThemeIcon('archive')
       : (news?.icon ??
-        (origin.codexHistory && look === 'idle' ? new vscode.ThemeIcon('history') : icons[look]));
+        (origin.codexHistory && look === 'idle'
+          ? new vscode.ThemeIcon('history')
+          : branch && look === 'idle'
+            ? new vscode.ThemeIcon('git-branch')
+            : icons[look]));
     // A Codex thread cannot be renamed or archived here: the menus leave those out.
-    item.contextValue = node.archived ? 'thread.archived' : origin.codexHistory ? 'thread.codex' : 'thread';
+    // A worktree thread has its own menu (apply, discard, open, and an archive that asks about it).
+    item.contextValue = node.archived
+      ? 'thread.archived'
+      : origin.codexHistory
+        ? 'thread.codex'
+        : branch
+          ? 'thread.worktree'
+          : 'thread';
     item.tooltip = tooltip(node, look, origin);
     item.accessibilityInformation = { label: `${threadTitle(thread)}, ${item.description}` };
     item.command = { command: 'threadline.openFromTree', title: 'Open', arguments: [thread.id] };
@@ -129,6 +146,8 @@ function tooltip(
     ['ID', thread.id],
   ];
   if (thread.forkedFromId) rows.push(['Forked from', thread.forkedFromId]);
+  const branch = worktreeBranch(thread);
+  if (branch && !archived) rows.push(['Worktree branch', branch]);
   if (origin.client && !origin.codexHistory) rows.push(['Started by', origin.client]);
   if (origin.codexHistory) {
     const by = origin.client ? ` (${origin.client})` : '';

@@ -7,6 +7,7 @@ import type { TurnAlerts } from '../approvals/turnAlerts';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import type { Placement } from '../conversation/placement';
 import { openThread, targets, threadCommands } from './threadCommands';
+import { worktreeCommands } from './worktreeCommands';
 import { threadOrigin } from './threadOrigin';
 import { searchThreads } from './threadSearch';
 import { ThreadTreeModel, type SectionId, type TreeNode } from './threadTreeModel';
@@ -84,6 +85,7 @@ export class ThreadsView extends Disposable {
       server.onStateChange((state) => state === 'failed' && this.model.reset()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
       ...threadCommands(server, () => workspaceFolders()?.[0]),
+      ...worktreeCommands(server, () => workspaceFolders()?.[0]),
       // Clicking a thread: the conversation view opens it once it is there; selecting is all until then.
       vscode.commands.registerCommand('threadline.openFromTree', (threadId: string) =>
         this.open(server, threadId),

@@ -46,7 +46,32 @@ export class HostGitError extends Error {
 
 // Only subcommands that read, each known not to run anything once the config below is set.
 const DIFF_LIKE = new Set(['diff', 'show']);
-const READ_ONLY = new Set([...DIFF_LIKE, 'rev-parse', 'ls-files', 'merge-base']);
+const READ_ONLY = new Set([
+  ...DIFF_LIKE,
+  'rev-parse',
+  'ls-files',
+  'merge-base',
+  'cat-file',
+  'status',
+  'rev-list',
+]);
+// What a thread's git worktree needs besides (server/git/worktrees.ts), each with the programs it could
+// run switched off below: hooks (post-checkout, pre-commit, post-merge…) by core.hooksPath, checkout's
+// smudge and add's clean filters by the blanked drivers, signing (commit.gpgSign,
+// merge.verifySignatures) off, no automatic gc or maintenance (which start git again, in the
+// background), no submodule recursion, and no editor: callers pass -m. A merge here is a fast-forward
+// only: a content merge would run the merge driver a .gitattributes line names (merge.<driver>.driver),
+// which no config can switch off; contents are merged with merge-file, which reads no attributes and
+// only prints (-p).
+const CHANGING = new Set(['worktree', 'branch', 'merge', 'add', 'commit', 'merge-file']);
+const CHANGING_CONFIG: [string, string][] = [
+  ['commit.gpgSign', 'false'],
+  ['merge.verifySignatures', 'false'],
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+  ['submodule.recurse', 'false'],
+  ['core.editor', ''],
+];
 const DIFF_GUARDS = ['--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty'];
 
 const FIXED_CONFIG: [string, string][] = [
@@ -64,6 +89,26 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** A runner for the repository (or folder) at cwd, with every filter driver its config defines off. */
 export async function openHostGit(cwd: string): Promise<HostGit> {
+  const config = await guardedConfig(cwd);
+  return (args, okCodes = [0]) => run(cwd, args, config, okCodes, READ_ONLY);
+}
+
+/**
+ * A runner that may also change the repository (worktree, branch, merge, add, commit), for a thread's
+ * git worktree only; `identity` sets who commits (Threadline's own snapshot commits of a worktree).
+ */
+export async function openChangingHostGit(
+  cwd: string,
+  identity?: { name: string; email: string },
+): Promise<HostGit> {
+  const config = [...(await guardedConfig(cwd)), ...CHANGING_CONFIG];
+  if (identity) config.push(['user.name', identity.name], ['user.email', identity.email]);
+  const allowed = new Set([...READ_ONLY, ...CHANGING]);
+  return (args, okCodes = [0]) => run(cwd, args, config, okCodes, allowed);
+}
+
+/** The fixed config plus every filter driver the repository's config defines, blanked. */
+async function guardedConfig(cwd: string): Promise<[string, string][]> {
   const listed = await spawnGit(cwd, ['config', '--list', '-z', '--name-only'], FIXED_CONFIG, [0, 1]);
   const drivers = new Set<string>();
   for (const key of listed.split('\0')) {
@@ -78,13 +123,30 @@ export async function openHostGit(cwd: string): Promise<HostGit> {
     for (const key of ['clean', 'smudge', 'process']) config.push([`filter.${driver}.${key}`, '']);
     config.push([`filter.${driver}.required`, 'false']);
   }
-  return (args, okCodes = [0]) => run(cwd, args, config, okCodes);
+  return config;
 }
 
-function run(cwd: string, args: string[], config: [string, string][], okCodes: number[]): Promise<string> {
+function run(
+  cwd: string,
+  args: string[],
+  config: [string, string][],
+  okCodes: number[],
+  allowed: Set<string>,
+): Promise<string> {
   const [subcommand, ...rest] = args;
-  if (subcommand === undefined || !READ_ONLY.has(subcommand)) {
+  if (subcommand === undefined || !allowed.has(subcommand)) {
     return Promise.reject(new HostGitError(`git ${subcommand ?? ''} is not run on the host`, null));
+  }
+  if (
+    (subcommand === 'merge' && !rest.includes('--ff-only')) ||
+    (subcommand === 'merge-file' && !rest.includes('-p'))
+  ) {
+    return Promise.reject(
+      new HostGitError(
+        `git ${subcommand} runs here only with ${subcommand === 'merge' ? '--ff-only' : '-p'}`,
+        null,
+      ),
+    );
   }
   const guards = DIFF_LIKE.has(subcommand) ? DIFF_GUARDS : [];
   return spawnGit(cwd, [subcommand, ...guards, ...rest], config, okCodes);

@@ -23,6 +23,7 @@ import { fsHandlers } from './fs';
 import { fuzzySearchHandlers } from './fuzzySearch';
 import { threadGoalHandlers } from './threadGoal';
 import { cloudOnlyHandlers } from './cloudOnly';
+import { worktreeHandlers } from './worktree';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -48,5 +49,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...fsHandlers(),
     ...fuzzySearchHandlers(),
     ...cloudOnlyHandlers(),
+    ...worktreeHandlers(services),
   };
 }

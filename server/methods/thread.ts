@@ -13,6 +13,7 @@ import { turnsListHandler } from './turnsList';
 import { revertDroppedTurns } from '../checkpoints/turnUndo';
 import { searchPage, type SearchFilters } from './threadListSearch';
 import type { ListQuery } from '../threads/listing';
+import { worktreesOf } from '../git/worktrees';
 
 /** The store's order for a sort key: recency is last activity; sections are not kept here. */
 function storedSortKey(sortKey: ThreadSortKey | null | undefined): StoredSortKey {
@@ -47,6 +48,13 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
     if (problem) throw invalidRequest(problem);
   }
 
+  /** The cwd filter, with the worktrees of threads started from those folders (server/git/worktrees.ts). */
+  async function listedCwds(cwd: string | string[] | null | undefined): Promise<string[] | undefined> {
+    if (cwd == null) return undefined;
+    const cwds = (Array.isArray(cwd) ? cwd : [cwd]).map((c) => resolve(c));
+    return [...cwds, ...(await worktreesOf(services.home, cwds))];
+  }
+
   const handlers: HandlerTable = {
     'thread/start': (params, { peer }) => sessions.start(params, peer),
     'thread/resume': (params, { peer }) => sessions.resume(params, peer),
@@ -73,10 +81,7 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
         // As the spec says: no source filter means the interactive sources only.
         sourceKinds: params.sourceKinds?.length ? params.sourceKinds : ['cli', 'vscode'],
         archived: params.archived === true,
-        cwd:
-          params.cwd == null
-            ? undefined
-            : (Array.isArray(params.cwd) ? params.cwd : [params.cwd]).map((c) => resolve(c)),
+        cwd: await listedCwds(params.cwd),
       };
       const searchTerm = params.searchTerm?.trim();
       if (searchTerm) {

@@ -14,6 +14,9 @@ import { readImportedRollout } from '../threads/rolloutImport';
 import { settingsFor } from './threadSettings';
 import { settleOrphanedTurns, toThread } from './threadView';
 import { encodeTurnCursor } from './turnsList';
+import { createWorktree } from '../git/worktrees';
+import { uuidv7 } from '../threads/uuidv7';
+import { worktreeRpcError } from './worktree';
 
 /**
  * As the reference server does, every thread started through the app-server is interactive
@@ -43,12 +46,23 @@ export class ThreadSessions {
   }
 
   async start(params: ParamsOf<'thread/start'>, peer: Peer): Promise<Session> {
-    const cwd = resolve(params.cwd ?? process.cwd());
-    const defaults = await this.services.config(cwd);
-    const settings = applyOverrides({ ...defaults, cwd }, { ...params, cwd });
+    const requested = resolve(params.cwd ?? process.cwd());
+    const settingsIn = async (cwd: string) =>
+      applyOverrides({ ...(await this.services.config(cwd)), cwd }, { ...params, cwd });
+    let settings = await settingsIn(requested);
     await this.services.enforceRequirements(settings);
+    // In a worktree the thread's id names it, so the id is chosen first; the worktree is the cwd.
+    const id = params.worktree ? uuidv7() : undefined;
+    if (params.worktree) {
+      const base = params.worktree.base ?? undefined;
+      const link = await createWorktree(this.services.home, id!, requested, base).catch((error: unknown) => {
+        throw worktreeRpcError(error);
+      });
+      settings = await settingsIn(link.worktreePath);
+    }
     const store = await this.services.store();
-    const summary = await store.create(await this.newThread(settings, peer, params.ephemeral === true));
+    const thread = await this.newThread(settings, peer, params.ephemeral === true);
+    const summary = await store.create({ ...thread, id });
     const result = this.session(summary, settings, peer, []);
     this.announce(peer, summary.id, 'thread/started', { thread: result.thread });
     return result;

@@ -22,6 +22,7 @@ import * as Fs from './fsMethods';
 import * as I from './threadImport';
 import * as G from './threadGoal';
 import * as Cloud from './cloudMethods';
+import * as W from './worktreeMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -102,6 +103,16 @@ export const clientRequests = {
     experimental: true,
   },
   'thread/import': { params: I.ThreadImportParams, result: T.ThreadResponse, experimental: true },
+  'thread/worktree/apply': {
+    params: W.WorktreeApplyParams,
+    result: W.WorktreeApplyResponse,
+    experimental: true,
+  },
+  'thread/worktree/discard': {
+    params: W.WorktreeDiscardParams,
+    result: W.WorktreeDiscardResponse,
+    experimental: true,
+  },
   'externalAgentConfig/detect': {
     params: X.ExternalAgentConfigDetectParams,
     result: X.ExternalAgentConfigDetectResponse,

@@ -14,6 +14,7 @@ import {
 } from './enums';
 import { EmptyObject, Experimental, Nullable, Opt, Params, Shape } from './schema';
 import { Thread, Turn, TurnItemsView } from './thread';
+import { WorktreeStartOption } from './worktreeMethods';
 
 const ThreadId = { threadId: Type.String({ minLength: 1 }) };
 
@@ -43,6 +44,8 @@ export type DynamicToolSpec = Static<typeof DynamicToolSpec>;
 export const ThreadStartParams = Params({
   ...threadOverrides,
   dynamicTools: Type.Optional(Experimental(Nullable(Type.Array(DynamicToolSpec)))),
+  /** Threadline's own: run the thread in a new git worktree and branch (server/git/worktrees.ts). */
+  worktree: Type.Optional(Experimental(Nullable(WorktreeStartOption))),
 });
 
 /** What thread/start, thread/resume and thread/fork answer: the thread and its effective settings. */

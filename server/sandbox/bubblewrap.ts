@@ -3,6 +3,7 @@
 // re-open it), Threadline's home covered by an empty read-only tmpfs, a private /tmp, no network
 // unless allowed, and a pid namespace that dies with the sandbox, so killing the sandbox kills
 // everything inside it.
+import { isWithin, revealedRoots } from './protectedPaths';
 import type { Confinement } from './writableRoots';
 
 export function bubblewrapArgs(confinement: Confinement, argv: string[]): string[] {
@@ -21,7 +22,21 @@ export function bubblewrapArgs(confinement: Confinement, argv: string[]): string
   const roots = confinement.writableRoots ?? [];
   for (const { root } of roots) args.push('--bind', root, root);
   for (const path of new Set(roots.flatMap((root) => root.readOnly))) args.push('--ro-bind', path, path);
-  for (const path of confinement.hidden) args.push('--tmpfs', path, '--remount-ro', path);
+  const revealed = revealedRoots(
+    confinement.hidden,
+    roots.map(({ root }) => root),
+  );
+  for (const path of confinement.hidden) {
+    args.push('--tmpfs', path);
+    // A thread's worktree in the home comes back over the cover, its protected paths read-only again.
+    for (const { root, readOnly } of roots.filter(
+      (r) => revealed.includes(r.root) && isWithin(path, r.root),
+    )) {
+      args.push('--bind', root, root);
+      for (const ro of readOnly) args.push('--ro-bind', ro, ro);
+    }
+    args.push('--remount-ro', path);
+  }
   if (!confinement.network) args.push('--unshare-net');
   return [...args, '--', ...argv];
 }

@@ -144,6 +144,29 @@ export function isProtected(
   set: ProtectedSet,
   rules: PathRules = HOST_RULES,
 ): boolean {
-  if ([...set.paths, ...set.hidden].some((path) => isWithin(path, target, rules))) return true;
+  if (set.paths.some((path) => isWithin(path, target, rules))) return true;
+  const revealed = revealedRoots(set.hidden, realRoots, rules);
+  const hidden = (path: string) =>
+    isWithin(path, target, rules) && !revealed.some((root) => isWithin(root, target, rules));
+  if (set.hidden.some(hidden)) return true;
   return realRoots.some((root) => relativeParts(root, target, rules)?.some(isProtectedName) ?? false);
+}
+
+/** The folder of a hidden home that holds the threads' git worktrees (server/git/worktrees.ts). */
+export const WORKTREES_FOLDER = 'worktrees';
+
+/**
+ * The writable roots that stay visible inside a hidden folder: a thread's own git worktree, which
+ * lives in Threadline's home (under `worktrees/`) so the user's editor does not see it twice. Only
+ * the thread's roots come back; the rest of the home, other threads' worktrees included, stays hidden.
+ */
+export function revealedRoots(
+  hidden: string[],
+  realRoots: string[],
+  rules: PathRules = HOST_RULES,
+): string[] {
+  // `worktrees/<repo>/<thread>` or below: never a folder holding several threads' worktrees.
+  return realRoots.filter((root) =>
+    hidden.some((path) => (relativeParts(join(path, WORKTREES_FOLDER), root, rules)?.length ?? 0) >= 2),
+  );
 }

@@ -4,7 +4,7 @@
 // list: a lookup of LaunchServices, the pasteboard or the keychain would let a command act outside
 // the sandbox (open a Terminal, run an app), so none of those is on it. Without network, no socket
 // may connect anywhere, Unix sockets included (the ssh agent, docker, VS Code's IPC hook).
-import { PROTECTED_NAMES } from './protectedPaths';
+import { PROTECTED_NAMES, revealedRoots } from './protectedPaths';
 import type { Confinement } from './writableRoots';
 
 /** A Seatbelt string literal: backslashes and quotes escaped. */
@@ -93,8 +93,19 @@ export function seatbeltProfile(confinement: Confinement, privateTmp: string | n
     );
   }
   // Threadline's home (keys, threads, rules): last, since later rules win over the allows above.
-  for (const path of confinement.hidden)
-    lines.push(`(deny file-read* file-write* (subpath ${literal(path)}))`);
+  const revealed = revealedRoots(
+    confinement.hidden,
+    (confinement.writableRoots ?? []).map(({ root }) => root),
+  );
+  for (const path of confinement.hidden) {
+    // Except a thread's own worktree in the home (its protected paths were left out of the allow).
+    const except = revealed.map((root) => ` (require-not (subpath ${literal(root)}))`).join('');
+    lines.push(
+      except
+        ? `(deny file-read* file-write* (require-all (subpath ${literal(path)})${except}))`
+        : `(deny file-read* file-write* (subpath ${literal(path)}))`,
+    );
+  }
   return lines.join('\n') + '\n';
 }
 

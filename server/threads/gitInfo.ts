@@ -32,8 +32,11 @@ export async function readGitInfo(cwd: string): Promise<GitInfo | null> {
   const head = (await fs.readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => '')).trim();
   const symbolic = /^ref:\s*(.+)$/.exec(head);
   const branch = symbolic ? symbolic[1]!.replace(/^refs\/heads\//, '') : null;
-  const sha = symbolic ? await readRef(gitDir, symbolic[1]!) : head || null;
-  const config = await fs.readFile(join(gitDir, 'config'), 'utf8').catch(() => '');
+  // A linked worktree's folder holds its HEAD; refs and config are in the common folder it names.
+  const common = (await fs.readFile(join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+  const shared = common ? resolve(gitDir, common) : gitDir;
+  const sha = symbolic ? await readRef(shared, symbolic[1]!) : head || null;
+  const config = await fs.readFile(join(shared, 'config'), 'utf8').catch(() => '');
   const origin = /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(config);
   return { sha, branch, originUrl: origin ? origin[1]! : null };
 }

@@ -40,7 +40,8 @@ export interface StoreOptions {
   codexHome?: string | null;
 }
 
-export type NewThread = Omit<ThreadMeta, 'id' | 'createdAt'> & { ephemeral?: boolean };
+/** `id`: one chosen beforehand (a thread in a git worktree named after it); absent, a new one. */
+export type NewThread = Omit<ThreadMeta, 'id' | 'createdAt'> & { ephemeral?: boolean; id?: string };
 
 /** List options; absent ones default to the newest 25 unarchived threads by creation time. */
 export type ListOptions = Partial<ListQuery>;
@@ -129,8 +130,8 @@ export class ThreadStore {
   /** Starts a thread, optionally with history (a fork's copied turns). */
   async create(thread: NewThread, history: RolloutRecord[] = []): Promise<ThreadSummary> {
     const now = Date.now();
-    const { ephemeral, ...fields } = thread;
-    const meta: ThreadMeta = { ...fields, id: uuidv7(now), createdAt: toSeconds(now) };
+    const { ephemeral, id, ...fields } = thread;
+    const meta: ThreadMeta = { ...fields, id: id ?? uuidv7(now), createdAt: toSeconds(now) };
     const records: RolloutRecord[] = [{ type: 'session_meta', ts: now, meta }, ...history];
     const folded = foldHistory(meta, history);
     const summary: ThreadSummary = {

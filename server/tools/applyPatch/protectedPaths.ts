@@ -4,7 +4,8 @@
 // and whatever was approved for the session, so the agent cannot raise its own permissions. Names
 // compare without case: on a case-insensitive disk `.VSCode/settings.json` is the settings file.
 import { resolveHome } from '../../config/home';
-import { isWithin } from '../../sandbox/protectedPaths';
+import { join } from 'node:path';
+import { isWithin, WORKTREES_FOLDER } from '../../sandbox/protectedPaths';
 import { realTarget } from '../../sandbox/realTarget';
 
 const PROTECTED_FOLDERS = new Set(['.vscode', '.threadline', '.codex']);
@@ -18,7 +19,8 @@ export async function protectedPaths(paths: string[], home: string = resolveHome
     const hit = forms.some(
       (form) =>
         form.split(/[\\/]/).some((part) => PROTECTED_FOLDERS.has(part.toLowerCase())) ||
-        homes.some((root) => isWithin(root, form)),
+        // The threads' git worktrees live in the home too, but govern nothing.
+        homes.some((root) => isWithin(root, form) && !isWithin(join(root, WORKTREES_FOLDER), form)),
     );
     if (hit) guarded.push(path);
   }

@@ -56,6 +56,37 @@ describe('Seatbelt profile', () => {
     );
   });
 
+  it('leaves a thread’s worktree in the hidden home visible and writable, and the rest of the home hidden', () => {
+    const worktree = '/Users/me/.threadline/worktrees/repo/thread-1';
+    const profile = seatbeltProfile(
+      {
+        writableRoots: [{ root: worktree, readOnly: [`${worktree}/.git`] }],
+        hidden: ['/Users/me/.threadline'],
+        network: false,
+        privateTmp: false,
+      },
+      null,
+    );
+    assert.ok(
+      profile.includes(
+        `(deny file-read* file-write* (require-all (subpath "/Users/me/.threadline") (require-not (subpath "${worktree}"))))`,
+      ),
+      profile,
+    );
+    // A root elsewhere in the home, or the folder of a repository's worktrees, is not one: the home
+    // stays hidden whole.
+    for (const root of ['/Users/me/.threadline/sessions', '/Users/me/.threadline/worktrees/repo']) {
+      const elsewhere = seatbeltProfile(
+        { ...confined(false), writableRoots: [{ root, readOnly: [] }] },
+        null,
+      );
+      assert.ok(
+        elsewhere.includes('(deny file-read* file-write* (subpath "/Users/me/.threadline"))'),
+        elsewhere,
+      );
+    }
+  });
+
   it('never allows every Mach service, nor LaunchServices, the pasteboard or the keychain', () => {
     for (const network of [false, true]) {
       const profile = seatbeltProfile(confined(network), null);
