@@ -21,6 +21,7 @@ import { pluginHandlers } from './plugins';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fuzzySearchHandlers } from './fuzzySearch';
+import { threadSectionHandlers } from './threadSections';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -44,5 +45,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...configHandlers(services),
     ...fsHandlers(),
     ...fuzzySearchHandlers(),
+    ...threadSectionHandlers(services),
   };
 }

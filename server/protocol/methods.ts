@@ -20,6 +20,7 @@ import * as Ap from './appMethods';
 import * as P from './pluginMethods';
 import * as Fs from './fsMethods';
 import * as I from './threadImport';
+import * as Sec from './threadSectionMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -46,6 +47,11 @@ export const clientRequests = {
   'thread/revert': { params: T.ThreadRevertParams, result: T.ThreadResponse },
   'thread/delete': { params: T.ThreadIdParams, result: T.EmptyResponse },
   'thread/turns/list': { params: T.ThreadTurnsListParams, result: T.ThreadTurnsListResponse },
+  'threadSection/list': { params: Sec.ThreadSectionListParams, result: Sec.ThreadSectionListResponse },
+  'threadSection/create': { params: Sec.ThreadSectionCreateParams, result: Sec.ThreadSectionResponse },
+  'threadSection/update': { params: Sec.ThreadSectionUpdateParams, result: Sec.ThreadSectionResponse },
+  'threadSection/delete': { params: Sec.ThreadSectionDeleteParams, result: T.EmptyResponse },
+  'thread/section/move': { params: Sec.ThreadSectionMoveParams, result: T.EmptyResponse },
   'thread/compact/start': { params: U.ThreadCompactStartParams, result: T.EmptyResponse },
   'turn/start': { params: U.TurnStartParams, result: U.TurnResponse },
   'turn/steer': { params: U.TurnSteerParams, result: U.TurnSteerResponse },

@@ -15,6 +15,7 @@ import { skillNotifications } from './skillMethods';
 import { appNotifications } from './appMethods';
 import { fuzzySearchNotifications } from './fsMethods';
 import { itemUpdateNotifications } from './itemUpdates';
+import { threadSectionNotifications } from './threadSectionMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -39,4 +40,5 @@ export const serverNotifications = {
   ...appNotifications,
   ...fuzzySearchNotifications,
   ...itemUpdateNotifications,
+  ...threadSectionNotifications,
 } as const;
