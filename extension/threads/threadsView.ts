@@ -40,6 +40,7 @@ export class ThreadsView extends Disposable {
       {
         list: (params) => server.request('thread/list', params),
         read: async (threadId) => (await server.request('thread/read', { threadId })).thread,
+        sections: async () => (await server.request('threadSection/list', { limit: 1000 })).data,
       },
       { scope: () => (this.showAll ? undefined : workspaceFolders()) },
     );
