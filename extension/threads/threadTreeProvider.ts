@@ -88,7 +88,7 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
         const item = new vscode.TreeItem(node.section.name, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `section:${node.section.id}`;
         item.iconPath = new vscode.ThemeIcon(node.section.appearance?.icon || 'folder');
-        item.contextValue = 'threadSection';
+        item.contextValue = 'section'; // not /^thread/: the thread commands leave folders alone
         return item;
       }
       case 'thread':

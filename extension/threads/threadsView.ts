@@ -7,6 +7,7 @@ import type { TurnAlerts } from '../approvals/turnAlerts';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import type { Placement } from '../conversation/placement';
 import { openThread, targets, threadCommands } from './threadCommands';
+import { sectionCommands } from './sectionCommands';
 import { threadOrigin } from './threadOrigin';
 import { searchThreads } from './threadSearch';
 import { ThreadTreeModel, type SectionId, type TreeNode } from './threadTreeModel';
@@ -85,6 +86,7 @@ export class ThreadsView extends Disposable {
       server.onStateChange((state) => state === 'failed' && this.model.reset()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
       ...threadCommands(server, () => workspaceFolders()?.[0]),
+      ...sectionCommands(server, this.model),
       // Clicking a thread: the conversation view opens it once it is there; selecting is all until then.
       vscode.commands.registerCommand('threadline.openFromTree', (threadId: string) =>
         this.open(server, threadId),
