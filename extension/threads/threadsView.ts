@@ -8,6 +8,7 @@ import type { ThreadlineServer } from '../server/threadlineServer';
 import type { Placement } from '../conversation/placement';
 import { openThread, targets, threadCommands } from './threadCommands';
 import { sectionCommands } from './sectionCommands';
+import { ThreadDragAndDrop } from './threadDragAndDrop';
 import { threadOrigin } from './threadOrigin';
 import { searchThreads } from './threadSearch';
 import { ThreadTreeModel, type SectionId, type TreeNode } from './threadTreeModel';
@@ -62,6 +63,7 @@ export class ThreadsView extends Disposable {
       treeDataProvider: provider,
       canSelectMany: true,
       showCollapseAll: true,
+      dragAndDropController: new ThreadDragAndDrop(server),
     });
     this.view = view as vscode.TreeView<unknown>;
     void vscode.commands.executeCommand('setContext', SHOW_ALL_KEY, this.showAll);

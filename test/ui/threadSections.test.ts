@@ -1,6 +1,7 @@
 // Thread sections as a user meets them in the installed .vsix: "New Section…" makes a folder at the
 // top of the Threads tree, "Move to Section…" puts a thread in it, the folder is renamed and deleted
-// from its own row, and it is all still there after the window reloads.
+// from its own row, and it is all still there after the window reloads. Threads are also dragged in
+// and out.
 import * as assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { writeRollout } from '../support/rollouts';
@@ -98,5 +99,21 @@ describe('thread sections in the Threads tree (installed .vsix)', () => {
       (e) => !/settings\.json already exists|unknown document/.test(e),
     );
     assert.deepEqual(errors, []);
+  });
+
+  it('drags a thread into a section and back out onto its recency group', async () => {
+    seed('Sort the invoices', 2);
+    seed('Draft the release notes', 3);
+    await showThreads();
+    await row('Draft the release notes').waitFor();
+    await runCommand(wb.page, 'Threadline: New Section…');
+    await quickInput().fill('Paperwork');
+    await quickInput().press('Enter');
+    await row('Paperwork').waitFor();
+
+    await row('Sort the invoices').dragTo(row('Paperwork'));
+    await expectLabels(['Paperwork', 'Sort the invoices', 'Today', 'Draft the release notes', 'Archived']);
+    await row('Sort the invoices').dragTo(row('Today'));
+    await expectLabels(['Paperwork', 'Today', 'Sort the invoices', 'Draft the release notes', 'Archived']);
   });
 });
