@@ -14,6 +14,7 @@ import { StartView } from './start/StartView';
 import { NewThreadIntro } from './states/NewThreadIntro';
 import { ServerFailed } from './states/ServerFailed';
 import { ThreadStatusChip } from './states/ThreadStatusChip';
+import { GoalChip } from './states/GoalChip';
 import type { ConversationState } from './store/state';
 import { isThreadItem } from '../server/protocol/itemTypes';
 import { promptText, threadTitle } from './common/threadTitle';
@@ -43,6 +44,7 @@ export function App() {
     <main className="tl-app" aria-label={`Conversation: ${title}`}>
       <header className="tl-header">
         <span className="tl-title">{title}</span>
+        <GoalChip />
         <ThreadStatusChip />
         <ContextMeter />
       </header>

@@ -11,6 +11,7 @@ import type { ServerNotification } from '../server/protocol/notificationRoutes';
 import type { SkillMetadata } from '../server/protocol/skillMethods';
 import type { ServerRequestParamsOf, ServerRequestResultOf } from '../server/protocol/serverRequests';
 import type { Thread, ThreadStatus, Turn } from '../server/protocol/thread';
+import type { ThreadGoal } from '../server/protocol/threadGoal';
 import type { UserInput } from '../server/protocol/userInput';
 
 /**
@@ -26,6 +27,8 @@ export interface ThreadSnapshot {
   /** Older turns exist before `turns[0]`; `loadOlderTurns` pages through them. */
   hasOlderTurns: boolean;
   settings: ThreadSettings;
+  /** The thread's goal (thread/goal/get); absent or null: none, or a server without goals. */
+  goal?: ThreadGoal | null;
 }
 
 /**
@@ -209,6 +212,8 @@ export interface HostRequests {
   startReview: { params: { threadId: string; instructions: string }; result: { turnId: string } };
   /** `/compact`: thread/compact/start. */
   compactThread: { params: { threadId: string }; result: Record<string, never> };
+  /** `/goal <objective>`: thread/goal/set; `/goal` alone: thread/goal/clear. */
+  setGoal: { params: { threadId: string; objective: string }; result: Record<string, never> };
   /** `/status`: the provider's rate limits as account/rateLimits/read reports them (null: none known). */
   readRateLimits: { params: Record<string, never>; result: { rateLimits: RateLimits | null } };
 }

@@ -1,5 +1,5 @@
 // The webview's requests behind the `/` commands that call the server: the prompt files, review,
-// compact and the rate limits. (`/new`, `/model` and `/undo` are the editor's own commands and
+// compact, the goal and the rate limits. (`/new`, `/model` and `/undo` are the editor's own commands and
 // messages; `/plan` is the composer's mode.)
 import type { HostRequests } from '../../webview/messages';
 import type { ThreadlineServer } from '../server/threadlineServer';
@@ -16,6 +16,7 @@ export function slashRequests(
   listPrompts: Handler<'listPrompts'>;
   startReview: Handler<'startReview'>;
   compactThread: Handler<'compactThread'>;
+  setGoal: Handler<'setGoal'>;
   readRateLimits: Handler<'readRateLimits'>;
 } {
   return {
@@ -30,6 +31,12 @@ export function slashRequests(
     },
     compactThread: async ({ threadId }) => {
       await server.request('thread/compact/start', { threadId });
+      return {};
+    },
+    setGoal: async ({ threadId, objective }) => {
+      // The header follows thread/goal/updated and thread/goal/cleared.
+      if (objective.trim()) await server.request('thread/goal/set', { threadId, objective, origin: 'user' });
+      else await server.request('thread/goal/clear', { threadId, origin: 'user' });
       return {};
     },
     readRateLimits: async () => {

@@ -61,6 +61,7 @@ export class ThreadFeed {
         turns,
         hasOlderTurns: nextCursor !== null,
         settings: { ...settingsOf(session), forbidden: await forbiddenChoices(this.server) },
+        goal: await this.goal(session),
       };
       if (this.disposed) return;
       this.post({ type: 'snapshot', seq: this.seq, snapshot, context: this.context });
@@ -95,6 +96,13 @@ export class ThreadFeed {
   dispose(): void {
     this.disposed = true;
     this.subscription.dispose();
+  }
+
+  /** The thread's goal; null for none, and from a server that keeps no goals. */
+  private async goal(session: OpenedSession) {
+    if (session.unwritten) return null;
+    const read = await this.server.request('thread/goal/get', { threadId: this.threadId }).catch(() => null);
+    return read?.goal ?? null;
   }
 
   private async newestTurns(session: OpenedSession): Promise<{ turns: Turn[]; nextCursor: string | null }> {

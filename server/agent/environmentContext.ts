@@ -22,6 +22,8 @@ export interface EnvironmentContext {
   collaborationMode: string | null;
   agentsMd: string | null;
   skills: string | null;
+  /** The thread's goal (goalContext.ts). */
+  goal: string | null;
 }
 
 type Part = keyof EnvironmentContext;
@@ -44,6 +46,7 @@ const SECTIONS: [Part, string][] = [
   ['collaborationMode', 'Collaboration mode'],
   ['agentsMd', 'AGENTS.md instructions'],
   ['skills', 'Skills'],
+  ['goal', 'Thread goal'],
 ];
 /** Sections whose text starts with its own heading (agentsMd.ts, skillMentions.ts write them so). */
 const OWN_HEADING = new Set<Part>(['agentsMd', 'skills']);
@@ -61,6 +64,7 @@ export interface ContextSources {
   collaborationMode: string | null;
   agentsMd: string | null;
   skills: string | null;
+  goal: string | null;
 }
 
 export function environmentContext(sources: ContextSources): EnvironmentContext {
@@ -78,6 +82,7 @@ export function environmentContext(sources: ContextSources): EnvironmentContext 
     collaborationMode: sources.collaborationMode,
     agentsMd: sources.agentsMd,
     skills: sources.skills,
+    goal: sources.goal,
   };
 }
 
@@ -92,7 +97,10 @@ export function contextMessage(
   const previous = lastContextDigests(history);
   const digests = digestsOf(current);
   if (!previous) return { kind: 'developer', text: fullText(current), context: digests };
-  const changed = (Object.keys(digests) as Part[]).filter((part) => digests[part] !== previous[part]);
+  // A part newer than the message (recorded before it existed) was absent, as null is.
+  const changed = (Object.keys(digests) as Part[]).filter(
+    (part) => digests[part] !== (previous[part] ?? null),
+  );
   if (changed.length === 0) return null;
   return { kind: 'developer', text: updateText(current, new Set(changed)), context: digests };
 }

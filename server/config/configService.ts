@@ -7,7 +7,7 @@ import type { ConfigEdit, ConfigRequirements, ConfigWriteResponse } from '../pro
 import type { AskForApproval, SandboxMode } from '../protocol/enums';
 import { checkEditedConfig } from './configChecks';
 import { InvalidConfigEdit, writeConfigEdits } from './configWriter';
-import { enabledFeatures } from './features';
+import { enabledFeatures, FEATURES, PinnedFeature } from './features';
 import { parseKeyPath } from './keyPath';
 import { mergeLayers, readLayers, userConfigFile, type Layer, type Merged } from './layers';
 import { approvalAllowed, loadRequirements, sandboxAllowed } from './requirements';
@@ -15,6 +15,7 @@ import type { Table } from './tomlFile';
 
 export class ConfigService {
   private requirementsPromise: Promise<ConfigRequirements | null> | undefined;
+  private readonly runtimeFeatures = new Map<string, boolean>();
 
   constructor(
     readonly home: string,
@@ -36,7 +37,25 @@ export class ConfigService {
   }
 
   async features(cwd: string | null): Promise<Map<string, boolean>> {
-    return enabledFeatures((await this.read(cwd)).config, await this.requirements());
+    return enabledFeatures((await this.read(cwd)).config, await this.requirements(), this.runtimeFeatures);
+  }
+
+  /**
+   * experimentalFeature/enablement/set: turns features on or off for this process, above config.toml
+   * and below requirements.toml. All or nothing: an unknown or pinned feature refuses the whole set.
+   */
+  async setFeatureEnablement(enablement: Record<string, boolean>): Promise<Record<string, boolean>> {
+    const known = new Set(FEATURES.map((feature) => feature.name));
+    const pins = (await this.requirements())?.featureRequirements ?? {};
+    for (const [name, enabled] of Object.entries(enablement)) {
+      if (!known.has(name))
+        throw new InvalidConfigEdit(`enablement.${name}: no such feature (known: ${[...known].join(', ')})`);
+      const pinned = pins[name];
+      if (pinned !== undefined && pinned !== enabled)
+        throw new PinnedFeature(`${name} is pinned to ${pinned} by requirements.toml`);
+    }
+    for (const [name, enabled] of Object.entries(enablement)) this.runtimeFeatures.set(name, enabled);
+    return enablement;
   }
 
   async write(

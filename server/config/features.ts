@@ -3,6 +3,9 @@
 import type { ConfigRequirements, ExperimentalFeature } from '../protocol/configMethods';
 import { isPlainTable, type Table } from './tomlFile';
 
+/** A feature requirements.toml pins, asked for the other way at run time. */
+export class PinnedFeature extends Error {}
+
 interface FeatureSpec {
   name: string;
   stage: ExperimentalFeature['stage'];
@@ -29,10 +32,14 @@ export const FEATURES: readonly FeatureSpec[] = [
   },
 ];
 
-/** Which features are on for this merged config (the legacy `[tools.update_plan] enabled` counts too). */
+/**
+ * Which features are on for this merged config (the legacy `[tools.update_plan] enabled` counts too):
+ * a requirement's pin, else what experimentalFeature/enablement/set chose at run time, else config.
+ */
 export function enabledFeatures(
   config: Table,
   requirements: ConfigRequirements | null,
+  runtime: ReadonlyMap<string, boolean> = new Map(),
 ): Map<string, boolean> {
   const table = isPlainTable(config.features) ? config.features : {};
   const tools = isPlainTable(config.tools) ? config.tools : {};
@@ -45,7 +52,7 @@ export function enabledFeatures(
       const pinned = requirements?.featureRequirements?.[feature.name];
       const configured = table[feature.name];
       const chosen = typeof configured === 'boolean' ? configured : legacy(feature.name);
-      return [feature.name, pinned ?? chosen ?? feature.defaultEnabled];
+      return [feature.name, pinned ?? runtime.get(feature.name) ?? chosen ?? feature.defaultEnabled];
     }),
   );
 }

@@ -1,8 +1,8 @@
 // config/read, config/value/write, config/batchWrite, configRequirements/read,
-// experimentalFeature/list and collaborationMode/list.
+// experimentalFeature/list, experimentalFeature/enablement/set and collaborationMode/list.
 import { COLLABORATION_MODES } from '../config/collaborationModes';
 import { ConfigVersionConflict, InvalidConfigEdit } from '../config/configWriter';
-import { describeFeatures } from '../config/features';
+import { describeFeatures, PinnedFeature } from '../config/features';
 import { BrokenConfigFile } from '../config/tomlFile';
 import type { Config } from '../protocol/configMethods';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
@@ -66,6 +66,10 @@ export function configHandlers(services: Services): HandlerTable {
       return { data: features.slice(start, end), nextCursor: end < features.length ? String(end) : null };
     },
 
+    'experimentalFeature/enablement/set': async (params) => ({
+      enablement: await answer(() => configuration.setFeatureEnablement(params.enablement)),
+    }),
+
     'collaborationMode/list': () => ({ data: [...COLLABORATION_MODES] }),
   };
 }
@@ -76,7 +80,11 @@ async function answer<T>(body: () => Promise<T>): Promise<T> {
     return await body();
   } catch (error) {
     if (error instanceof InvalidConfigEdit) throw invalidParams(error.message);
-    if (error instanceof BrokenConfigFile || error instanceof ConfigVersionConflict)
+    if (
+      error instanceof BrokenConfigFile ||
+      error instanceof ConfigVersionConflict ||
+      error instanceof PinnedFeature
+    )
       throw invalidRequest(error.message);
     throw error;
   }

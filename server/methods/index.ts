@@ -22,12 +22,15 @@ import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fuzzySearchHandlers } from './fuzzySearch';
 import { threadSectionHandlers } from './threadSections';
+import { threadGoalHandlers } from './threadGoal';
+import { cloudOnlyHandlers } from './cloudOnly';
 
 export function methodHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
   return {
     ...initializeHandlers(services.home, () => services.warmUp()),
     ...threadHandlers(services, sessions),
+    ...threadGoalHandlers(services, sessions),
     ...turnHandlers(services),
     ...accountHandlers(services),
     ...modelHandlers(services),
@@ -46,5 +49,6 @@ export function methodHandlers(services: Services): HandlerTable {
     ...fsHandlers(),
     ...fuzzySearchHandlers(),
     ...threadSectionHandlers(services),
+    ...cloudOnlyHandlers(),
   };
 }

@@ -1,6 +1,6 @@
-// skills/list, skills/config/write, and the remote-skill methods, which the spec marks as under
+// skills/list, skills/config/write, skills/extraRoots/set, and the remote-skill methods, which the spec marks as under
 // development and this server does not serve.
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
@@ -46,6 +46,21 @@ export function skillHandlers(services: Services): HandlerTable {
       }
       setImmediate(() => peer.notify('skills/changed', {}));
       return { effectiveEnabled: params.enabled };
+    },
+
+    'skills/extraRoots/set': (params: ParamsOf<'skills/extraRoots/set'>, { peer }: RequestContext) => {
+      const relative = params.extraRoots.findIndex((root) => !isAbsolute(root));
+      if (relative >= 0) {
+        throw invalidParams(
+          `Invalid params: extraRoots.${relative}: expected an absolute path (got ${JSON.stringify(params.extraRoots[relative])})`,
+        );
+      }
+      services.skills.setExtraRoots(params.extraRoots);
+      services.log.info(
+        `skills: extra roots set to ${params.extraRoots.length ? params.extraRoots.join(', ') : 'none'}`,
+      );
+      setImmediate(() => peer.notify('skills/changed', {}));
+      return {};
     },
 
     'skills/remote/list': remoteRefused('skills/remote/list'),

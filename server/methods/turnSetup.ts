@@ -5,6 +5,7 @@
 import type { ActiveTurn } from '../agent/activeTurn';
 import { agentsMdSection } from '../agent/agentsMd';
 import { contextMessage, environmentContext } from '../agent/environmentContext';
+import { goalSection } from '../agent/goalContext';
 import {
   collaborationInstructions,
   personalityInstructions,
@@ -54,7 +55,10 @@ export async function prepareTurn(
       : [];
   const skills = await services.skills.enabled(settings.cwd);
   const modelHistory = history.modelHistory as ConversationEntry[];
-  const context = contextMessage(modelHistory, await currentContext(services, settings, skills));
+  const context = contextMessage(
+    modelHistory,
+    await currentContext(services, settings, skills, goalSection(history.goal)),
+  );
   if (context) notes.push(context);
   const review = input.reviewInstructions !== undefined;
   const approvals = services.approvals.gateFor(active, thread.grants);
@@ -110,7 +114,12 @@ export async function prepareTurn(
 }
 
 /** What the model is told of where it works this turn (environmentContext.ts sends what changed). */
-async function currentContext(services: Services, settings: ThreadSettings, skills: Skill[]) {
+async function currentContext(
+  services: Services,
+  settings: ThreadSettings,
+  skills: Skill[],
+  goal: string | null,
+) {
   return environmentContext({
     cwd: settings.cwd,
     platform: process.platform,
@@ -123,5 +132,6 @@ async function currentContext(services: Services, settings: ThreadSettings, skil
     collaborationMode: collaborationInstructions(settings.collaborationMode),
     agentsMd: await agentsMdSection(services.home, settings.cwd),
     skills: skillsSection(skills),
+    goal,
   });
 }

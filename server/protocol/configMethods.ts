@@ -152,6 +152,12 @@ export const ExperimentalFeatureListResponse = Shape({
   nextCursor: Nullable(Type.String()),
 });
 
+const FeatureEnablement = Type.Record(Type.String(), Type.Boolean());
+/** Features turned on or off for this process; omitted ones are left as they are. */
+export const ExperimentalFeatureEnablementSetParams = Params({ enablement: FeatureEnablement });
+/** The entries this request updated. */
+export const ExperimentalFeatureEnablementSetResponse = Shape({ enablement: FeatureEnablement });
+
 export const ModeKind = StringEnum(['plan', 'default']);
 export const CollaborationModeMask = Shape({
   name: Type.String(),

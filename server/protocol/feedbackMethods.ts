@@ -17,12 +17,26 @@ export const FeedbackUploadResponse = Shape({
   promptHash: Opt(Type.String()),
 });
 
+/** feedback/upload's report, as one ZIP at an absolute path that does not exist yet. */
+export const FeedbackSaveParams = Params({ ...FeedbackUploadParams.properties, savePath: Type.String() });
+export const FeedbackSaveResponse = Shape({
+  savedPath: Type.String(),
+  /** The bundle's id, as feedback/upload answers. */
+  threadId: Type.String(),
+  promptHash: Opt(Type.String()),
+});
+
 const WindowsSandboxSetupMode = StringEnum(['elevated', 'unelevated']);
 export const WindowsSandboxSetupStartParams = Params({
   mode: WindowsSandboxSetupMode,
   cwd: Opt(Type.String()),
 });
 export const WindowsSandboxSetupStartResponse = Shape({ started: Type.Boolean() });
+
+export const WindowsSandboxReadinessParams = Params({});
+export const WindowsSandboxReadinessResponse = Shape({
+  status: StringEnum(['ready', 'notConfigured', 'updateRequired']),
+});
 
 export const windowsSandboxNotifications = {
   'windowsSandbox/setupCompleted': Shape({

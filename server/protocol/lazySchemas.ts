@@ -7,6 +7,7 @@
 // require, not import(): the core runs in a vm.Script without an ESM loader.
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as ConfigMethods from './configMethods';
+import type * as Items from './items';
 import type * as Methods from './methods';
 import type * as ServerRequests from './serverRequests';
 
@@ -23,3 +24,6 @@ export const serverRequestSchemas = once(() => require('./serverRequests') as ty
 
 /** The config as config/read describes it (configMethods.ts). */
 export const configSchemas = once(() => require('./configMethods') as typeof ConfigMethods);
+
+/** The thread items (items.ts), for checking items that come from outside (an imported rollout). */
+export const itemSchemas = once(() => require('./items') as typeof Items);

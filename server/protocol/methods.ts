@@ -21,6 +21,8 @@ import * as P from './pluginMethods';
 import * as Fs from './fsMethods';
 import * as I from './threadImport';
 import * as Sec from './threadSectionMethods';
+import * as G from './threadGoal';
+import * as Cloud from './cloudMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -29,6 +31,8 @@ export interface MethodSpec {
   experimental?: boolean;
   /** Documented by the spec but absent from the reference schema. */
   specOnly?: boolean;
+  /** Always answered with an error naming why (methods/cloudOnly.ts); left out of the generated schema. */
+  refused?: boolean;
 }
 
 export const clientRequests = {
@@ -52,6 +56,10 @@ export const clientRequests = {
   'threadSection/update': { params: Sec.ThreadSectionUpdateParams, result: Sec.ThreadSectionResponse },
   'threadSection/delete': { params: Sec.ThreadSectionDeleteParams, result: T.EmptyResponse },
   'thread/section/move': { params: Sec.ThreadSectionMoveParams, result: T.EmptyResponse },
+  'thread/goal/set': { params: G.ThreadGoalSetParams, result: G.ThreadGoalSetResponse },
+  'thread/goal/get': { params: G.ThreadGoalGetParams, result: G.ThreadGoalGetResponse },
+  'thread/goal/clear': { params: G.ThreadGoalClearParams, result: G.ThreadGoalClearResponse },
+  'thread/metadata/update': { params: G.ThreadMetadataUpdateParams, result: G.ThreadMetadataUpdateResponse },
   'thread/compact/start': { params: U.ThreadCompactStartParams, result: T.EmptyResponse },
   'turn/start': { params: U.TurnStartParams, result: U.TurnResponse },
   'turn/steer': { params: U.TurnSteerParams, result: U.TurnSteerResponse },
@@ -80,9 +88,14 @@ export const clientRequests = {
   'config/mcpServer/reload': { params: Mcp.McpServerRefreshParams, result: Mcp.McpServerRefreshResponse },
   'mcpServer/oauth/login': { params: Mcp.McpServerOauthLoginParams, result: Mcp.McpServerOauthLoginResponse },
   'feedback/upload': { params: F.FeedbackUploadParams, result: F.FeedbackUploadResponse },
+  'feedback/save': { params: F.FeedbackSaveParams, result: F.FeedbackSaveResponse },
   'windowsSandbox/setupStart': {
     params: F.WindowsSandboxSetupStartParams,
     result: F.WindowsSandboxSetupStartResponse,
+  },
+  'windowsSandbox/readiness': {
+    params: F.WindowsSandboxReadinessParams,
+    result: F.WindowsSandboxReadinessResponse,
   },
   'thread/turn/changes/list': {
     params: K.TurnChangesListParams,
@@ -105,6 +118,7 @@ export const clientRequests = {
   },
   'skills/list': { params: S.SkillsListParams, result: S.SkillsListResponse },
   'skills/config/write': { params: S.SkillsConfigWriteParams, result: S.SkillsConfigWriteResponse },
+  'skills/extraRoots/set': { params: S.SkillsExtraRootsSetParams, result: S.SkillsExtraRootsSetResponse },
   'skills/remote/list': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'skills/remote/export': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'app/list': { params: Ap.AppsListParams, result: Ap.AppsListResponse },
@@ -122,6 +136,10 @@ export const clientRequests = {
   'experimentalFeature/list': {
     params: Cfg.ExperimentalFeatureListParams,
     result: Cfg.ExperimentalFeatureListResponse,
+  },
+  'experimentalFeature/enablement/set': {
+    params: Cfg.ExperimentalFeatureEnablementSetParams,
+    result: Cfg.ExperimentalFeatureEnablementSetResponse,
   },
   'collaborationMode/list': {
     params: Cfg.CollaborationModeListParams,
@@ -155,6 +173,40 @@ export const clientRequests = {
     experimental: true,
     specOnly: true,
   },
+  // Only with a ChatGPT account or OpenAI's cloud: refused with the reason (methods/cloudOnly.ts).
+  'account/gatewayOAuth/read': { params: Cloud.GatewayOAuthReadParams, result: Cloud.Refused, refused: true },
+  'account/gatewayOAuth/login': {
+    params: Cloud.GatewayOAuthLoginParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'account/gatewayOAuth/cancel': { params: Cloud.NoParams, result: Cloud.Refused, refused: true },
+  'account/rateLimitResetCredit/consume': {
+    params: Cloud.RateLimitResetCreditConsumeParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'account/sendAddCreditsNudgeEmail': {
+    params: Cloud.SendAddCreditsNudgeEmailParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'account/workspaceMessages/read': { params: Cloud.NoParams, result: Cloud.Refused, refused: true },
+  'account/securitySetup/read': { params: Cloud.NoParams, result: Cloud.Refused, refused: true },
+  'thread/approveGuardianDeniedAction': {
+    params: Cloud.ThreadApproveGuardianDeniedActionParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'plugin/share/save': { params: Cloud.PluginShareSaveParams, result: Cloud.Refused, refused: true },
+  'plugin/share/updateTargets': {
+    params: Cloud.PluginShareUpdateTargetsParams,
+    result: Cloud.Refused,
+    refused: true,
+  },
+  'plugin/share/list': { params: Cloud.NoParams, result: Cloud.Refused, refused: true },
+  'plugin/share/checkout': { params: Cloud.PluginShareIdParams, result: Cloud.Refused, refused: true },
+  'plugin/share/delete': { params: Cloud.PluginShareIdParams, result: Cloud.Refused, refused: true },
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientRequests;

@@ -16,6 +16,7 @@ import { appNotifications } from './appMethods';
 import { fuzzySearchNotifications } from './fsMethods';
 import { itemUpdateNotifications } from './itemUpdates';
 import { threadSectionNotifications } from './threadSectionMethods';
+import { threadGoalNotifications } from './threadGoal';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -41,4 +42,5 @@ export const serverNotifications = {
   ...fuzzySearchNotifications,
   ...itemUpdateNotifications,
   ...threadSectionNotifications,
+  ...threadGoalNotifications,
 } as const;

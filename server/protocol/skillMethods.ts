@@ -63,6 +63,10 @@ export const SkillsConfigWriteParams = Params({
 });
 export const SkillsConfigWriteResponse = Shape({ effectiveEnabled: Type.Boolean() });
 
+/** Folders scanned as user scope for every cwd, from now on in this process (replacing the last set). */
+export const SkillsExtraRootsSetParams = Params({ extraRoots: Type.Array(Type.String()) });
+export const SkillsExtraRootsSetResponse = Shape({});
+
 /** The remote-skill methods take anything: they are answered with an error either way. */
 export const SkillsRemoteParams = Params({});
 export const SkillsRemoteResponse = Shape({});

@@ -25,6 +25,8 @@ export class SkillLookupError extends Error {}
 
 export class SkillCatalog {
   private readonly cache = new Map<string, Promise<Discovery>>();
+  /** skills/extraRoots/set's folders: user scope for every cwd, lists and turns alike. */
+  private extraRoots: string[] = [];
 
   constructor(
     private readonly home: string,
@@ -47,6 +49,12 @@ export class SkillCatalog {
     return byPrecedence(
       skills.filter((skill) => !disabled.has(skill.path)).map((skill) => ({ ...skill, enabled: true })),
     );
+  }
+
+  /** Replaces the extra roots every cwd is scanned with (absolute paths). */
+  setExtraRoots(roots: string[]): void {
+    this.extraRoots = [...new Set(roots.map((root) => resolve(root)))];
+    this.invalidate();
   }
 
   /** Forgets every scan: the next list reads the folders again. */
@@ -81,8 +89,9 @@ export class SkillCatalog {
     throw new SkillLookupError('give the skill as `path` or `name`');
   }
 
-  private discover(cwd: string, extraUserRoots: string[], forceReload: boolean): Promise<Discovery> {
-    const key = [resolve(cwd), ...extraUserRoots.map((root) => resolve(root))].join('\0');
+  private discover(cwd: string, asked: string[], forceReload: boolean): Promise<Discovery> {
+    const extraUserRoots = [...new Set([...this.extraRoots, ...asked.map((root) => resolve(root))])];
+    const key = [resolve(cwd), ...extraUserRoots].join('\0');
     let discovery = this.cache.get(key);
     if (!discovery || forceReload) {
       discovery = this.scan(cwd, extraUserRoots);

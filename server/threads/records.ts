@@ -13,6 +13,8 @@
 //   {"type":"revert","ts":…,"beforeTurnId":"…"}      drop that turn and every later one
 //   {"type":"model","ts":…,"turnId":"…","entry":{"kind":…}}   what the model saw or said, verbatim
 //   {"type":"compacted","ts":…,"turnId":"…","replacement":[…]} the model's history so far, summarized
+//   {"type":"goal_set","ts":…,"goal":{objective, status, tokenBudget, createdAt (s)}|null}  the thread's goal
+//   {"type":"git_info_set","ts":…,"gitInfo":{sha, branch, originUrl}|null}  replaces the meta's gitInfo
 //
 // Markers never rewrite earlier lines: folding applies them, so every reader sees the pruned
 // history. A line that does not parse or lacks its fields is skipped (and reported by the reader);
@@ -20,6 +22,7 @@
 // `inProgress`. Model entries are opaque here (the agent owns their shape); they fold into the
 // model's view of the thread, following the same markers as the turns they belong to.
 import type { ThreadItem } from '../protocol/items';
+import type { ThreadGoalStatus } from '../protocol/threadGoal';
 import type { GitInfo, SessionSource, Turn, TurnError, TurnStatus } from '../protocol/thread';
 
 export interface ThreadMeta {
@@ -51,7 +54,18 @@ export type RolloutRecord =
   | { type: 'rollback'; ts: number; numTurns: number }
   | { type: 'revert'; ts: number; beforeTurnId: string }
   | { type: 'model'; ts: number; turnId: string; entry: ModelEntry }
-  | { type: 'compacted'; ts: number; turnId: string; replacement: ModelEntry[] };
+  | { type: 'compacted'; ts: number; turnId: string; replacement: ModelEntry[] }
+  | { type: 'goal_set'; ts: number; goal: StoredGoal | null }
+  | { type: 'git_info_set'; ts: number; gitInfo: GitInfo | null };
+
+/** A thread's goal as recorded; the protocol's ThreadGoal adds the thread id and the counters. */
+export interface StoredGoal {
+  objective: string;
+  status: ThreadGoalStatus;
+  tokenBudget: number | null;
+  /** Unix seconds. */
+  createdAt: number;
+}
 
 /** One entry of the model's conversation, stored as the agent gave it. */
 export type ModelEntry = { kind: string } & Record<string, unknown>;
@@ -110,12 +124,31 @@ function wellFormed(record: Fields): boolean {
       return (
         isString(record.turnId) && Array.isArray(record.replacement) && record.replacement.every(isModelEntry)
       );
+    case 'goal_set':
+      return record.goal === null || isStoredGoal(record.goal);
+    case 'git_info_set':
+      return record.gitInfo === null || isObject(record.gitInfo);
     default:
       return false;
   }
 }
 
 const isModelEntry = (value: unknown): value is ModelEntry => isObject(value) && isString(value.kind);
+
+const GOAL_STATUSES = new Set<string>([
+  'active',
+  'paused',
+  'blocked',
+  'usageLimited',
+  'budgetLimited',
+  'complete',
+]);
+const isStoredGoal = (value: unknown): value is StoredGoal =>
+  isObject(value) &&
+  isString(value.objective) &&
+  GOAL_STATUSES.has(value.status as string) &&
+  (value.tokenBudget === null || Number.isInteger(value.tokenBudget)) &&
+  Number.isInteger(value.createdAt);
 
 /** Parses one line; undefined for anything that is not a well-formed record we understand. */
 export function parseRecord(line: string): RolloutRecord | undefined {
@@ -136,6 +169,10 @@ export function parseRecord(line: string): RolloutRecord | undefined {
 export interface History {
   meta: ThreadMeta;
   name: string | null;
+  /** The thread's goal, as last set (null: none, or cleared). */
+  goal: StoredGoal | null;
+  /** When the goal was last set (Unix seconds), for ThreadGoal.updatedAt. */
+  goalUpdatedAt: number | null;
   turns: Turn[];
   /** The model's view of the remaining turns, compactions applied. */
   modelHistory: ModelEntry[];
@@ -145,8 +182,11 @@ export interface History {
 }
 
 /** Folds a thread's records into its history, applying rollback and revert markers. */
-export function foldHistory(meta: ThreadMeta, records: Iterable<RolloutRecord>): History {
+export function foldHistory(initialMeta: ThreadMeta, records: Iterable<RolloutRecord>): History {
+  let meta = initialMeta;
   let name: string | null = null;
+  let goal: StoredGoal | null = null;
+  let goalUpdatedAt: number | null = null;
   let turns: Turn[] = [];
   let updatedAt = meta.createdAt;
   const byId = new Map<string, Turn>();
@@ -196,6 +236,13 @@ export function foldHistory(meta: ThreadMeta, records: Iterable<RolloutRecord>):
       case 'name_set':
         name = record.name;
         break;
+      case 'goal_set':
+        goal = record.goal;
+        goalUpdatedAt = record.goal ? toSeconds(record.ts) : null;
+        break;
+      case 'git_info_set':
+        meta = { ...meta, gitInfo: record.gitInfo };
+        break;
       case 'rollback':
         turns = turns.slice(0, Math.max(0, turns.length - record.numTurns));
         break;
@@ -207,7 +254,16 @@ export function foldHistory(meta: ThreadMeta, records: Iterable<RolloutRecord>):
     }
   }
   const modelHistory = assembleModelHistory(turns, modelOps);
-  return { meta, name, turns, modelHistory, firstUserText: firstUserText(turns), updatedAt };
+  return {
+    meta,
+    name,
+    goal,
+    goalUpdatedAt,
+    turns,
+    modelHistory,
+    firstUserText: firstUserText(turns),
+    updatedAt,
+  };
 }
 
 type ModelOp = { entry: ModelEntry } | { reset: ModelEntry[] };

@@ -5,7 +5,7 @@
 // revert markers are applied, turns left open closed as interrupted, and the thread's name.
 import { promises as fs } from 'node:fs';
 import { Value } from '@sinclair/typebox/value';
-import { ThreadItem } from '../protocol/items';
+import { itemSchemas } from '../protocol/lazySchemas';
 import { foldHistory, parseRecord, turnRecordsOf, type RolloutRecord } from './records';
 import { HistoryError } from './storeErrors';
 
@@ -33,7 +33,7 @@ export async function readImportedRollout(path: string, now = Date.now()): Promi
     if (line.trim() === '') return [];
     const record = parseRecord(line);
     if (!record) throw new HistoryError(`line ${index + 1} of ${path} is not a Threadline rollout record`);
-    if (record.type === 'item' && !Value.Check(ThreadItem, record.item))
+    if (record.type === 'item' && !Value.Check(itemSchemas().ThreadItem, record.item))
       throw new HistoryError(`line ${index + 1} of ${path} holds an item that is not a valid thread item`);
     if (record.type === 'session_meta' && index > 0)
       throw new HistoryError(`line ${index + 1} of ${path} describes a second thread`);

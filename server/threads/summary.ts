@@ -35,6 +35,7 @@ export function withRecords(summary: ThreadSummary, records: RolloutRecord[]): T
   for (const record of records) {
     next.updatedAt = Math.max(next.updatedAt, toSeconds(record.ts));
     if (record.type === 'name_set') next.name = record.name;
+    if (record.type === 'git_info_set') next.gitInfo = record.gitInfo;
     if (record.type === 'item' && !next.preview) next.preview = previewOf(userMessageText(record.item));
   }
   return next;

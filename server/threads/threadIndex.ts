@@ -103,6 +103,8 @@ export class ThreadIndex {
   private sweeping: Promise<void> | undefined;
   /** Every rollout is known to match its row (no sweep was needed, or one ran to the end). */
   private checked = true;
+  /** The clean snapshot on disk holds all we know: closing need not write it again (a quick exit). */
+  private upToDate = false;
   /** The last write of the index failed (said once in the log). */
   private unwritable = false;
   /** Threads changed while a sweep runs: the sweep leaves them alone. */
@@ -131,6 +133,7 @@ export class ThreadIndex {
     // A left-over journal is folded in now, so any journal line we see later is news.
     if (state === 'missing' || state === 'journaled' || changed) await index.save(() => index.compact(false));
     index.opened = true;
+    index.upToDate = state === 'clean' && !changed;
     if (state === 'unclean' || state === 'journaled') {
       index.sweeping = index
         .sweep()
@@ -217,12 +220,14 @@ export class ThreadIndex {
     for (const timer of this.rescans.values()) clearTimeout(timer);
     this.rescans.clear();
     await this.sweeping;
+    if (this.upToDate && !(await this.othersWrote())) return;
     await this.save(() => this.compact(true));
   }
 
   /** Applies a change, and journals it once open (while opening, the snapshot that follows has it). */
   private async record(change: Change): Promise<void> {
     if (!this.apply(change) || !this.opened) return;
+    this.upToDate = false;
     await this.save(async () => {
       await this.journal.append(this.journalPath, [{ ...change, w: this.writer }]);
       if (++this.journalLines === COMPACT_AFTER) await this.compact(false);

@@ -169,6 +169,14 @@ export class ThreadStore {
     return this.exclusive(id, () => this.write(id, records));
   }
 
+  /** Appends what `next` derives from the current history (a goal or metadata patch), nothing in between. */
+  appendFrom(id: string, next: (history: History) => RolloutRecord[]): Promise<ThreadSummary> {
+    return this.exclusive(id, async () => {
+      const records = next(await this.fold(id));
+      return records.length ? this.write(id, records) : this.require(id);
+    });
+  }
+
   /** Records that could not be written (a turn's end, after its writes failed): see OwedRecords. */
   owe(id: string, records: RolloutRecord[]): void {
     this.owed.owe(id, records);

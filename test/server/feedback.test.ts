@@ -1,7 +1,7 @@
 // feedback/upload writes a local bundle (there is no upstream service): the report, the thread's
 // rollout, the server's recent log and extra log files, scrubbed of every secret the server knows and
 // of anything shaped like one (keys, tokens, private key blocks, credential assignments), owner-only. windowsSandbox/setupStart answers as the spec says and then
-// reports, on every platform here, that there is nothing to set up.
+// reports, on every platform here, that there is nothing to set up; windowsSandbox/readiness never says ready.
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -154,6 +154,13 @@ describe('feedback/upload and windowsSandbox/setupStart', () => {
         ? /no Windows sandbox yet: on Windows, commands are not confined/
         : /no Windows sandbox to set up on linux: commands here are confined by bubblewrap/,
     );
+    server.assertSchemaClean();
+  });
+
+  it('answers windowsSandbox/readiness notConfigured: there is no Windows sandbox to be ready', async () => {
+    const server = await start();
+    assert.deepEqual(await server.call('windowsSandbox/readiness'), { status: 'notConfigured' });
+    assert.equal((await server.request('windowsSandbox/readiness', [1])).error?.code, -32602);
     server.assertSchemaClean();
   });
 });

@@ -1,7 +1,7 @@
 // Skills through the real server: discovery across the repo, user and extra scopes (real folders,
-// a real git repository, links), malformed files reported beside good ones, the per-cwd cache,
-// turning a skill off in config.toml, and turns whose requests to the scripted model carry a
-// skill's instructions (a skill item, a `$name` mention, read_skill on demand).
+// a real git repository, links, skills/extraRoots/set), malformed files reported beside good ones,
+// the per-cwd cache, turning a skill off in config.toml, and turns whose requests to the scripted
+// model carry a skill's instructions (a skill item, a `$name` mention, read_skill on demand).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -223,6 +223,36 @@ describe('skills', () => {
       assert.equal(answer.error?.code, -32600);
       assert.match(answer.error!.message, /under development in the app-server spec/);
     }
+  });
+
+  it('adds skills/extraRoots/set folders to every cwd, in lists and turns, until they are set again', async () => {
+    const { serve } = setup();
+    const cwd = tempDir('threadline-cwd-');
+    const extraRoot = tempDir('threadline-extra-');
+    const shared = writeSkill(extraRoot, 'shared', skill('shared'), 'SHARED-STEPS: do it together.');
+    const server = await serve();
+    const names = async () =>
+      (await list(server, { cwds: [cwd] }))[0]!.skills.map((s) => [s.name, s.scope, s.path]);
+    assert.deepEqual(await names(), []);
+
+    const changed = server.notification('skills/changed');
+    assert.deepEqual(await server.call('skills/extraRoots/set', { extraRoots: [extraRoot] }), {});
+    await changed;
+    assert.deepEqual(await names(), [['shared', 'user', shared]]);
+    model.script({ output: [{ text: 'Done.' }] });
+    const threadId = await startThread(server, cwd);
+    assert.equal((await runTurn(server, threadId, 'Use $shared now')).status, 'completed');
+    assert.match(JSON.stringify(model.requests[0]!.body), /SHARED-STEPS: do it together\./);
+
+    const relative = await server.request('skills/extraRoots/set', { extraRoots: [extraRoot, 'skills'] });
+    assert.equal(relative.error?.code, -32602);
+    assert.match(relative.error!.message, /extraRoots\.1: expected an absolute path/);
+    assert.equal((await server.request('skills/extraRoots/set', {})).error?.code, -32602);
+    assert.deepEqual(await names(), [['shared', 'user', shared]], 'a refused set changes nothing');
+
+    await server.call('skills/extraRoots/set', { extraRoots: [] });
+    assert.deepEqual(await names(), []);
+    server.assertSchemaClean();
   });
 
   describe('in turns', () => {

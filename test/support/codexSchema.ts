@@ -27,7 +27,9 @@ function findSchemaDir(): string {
 }
 
 interface Table {
-  oneOf: { properties: { method: { enum: string[] }; params?: { $ref?: string } } }[];
+  oneOf: {
+    properties: { method: { enum: string[] }; params?: { $ref?: string; type?: string; anyOf?: unknown[] } };
+  }[];
 }
 
 let state:
@@ -37,8 +39,15 @@ let state:
       notifications: Map<string, number>;
       serverRequests: Map<string, number>;
       compiled: Map<string, ValidateFunction>;
+      clientMethods: ClientMethodEntry[];
     }
   | undefined;
+
+/** One client request of the reference schema: its method and whether it takes no params at all. */
+export interface ClientMethodEntry {
+  method: string;
+  paramsOptional: boolean;
+}
 
 function load() {
   if (state) return state;
@@ -60,6 +69,7 @@ function load() {
   responses.set('config/value/write', 'v2#/definitions/ConfigWriteResponse');
   responses.set('config/batchWrite', 'v2#/definitions/ConfigWriteResponse');
   responses.set('configRequirements/read', 'v2#/definitions/ConfigRequirementsReadResponse');
+  responses.set('windowsSandbox/readiness', 'v2#/definitions/WindowsSandboxReadinessResponse');
   const indexOf = (table: Table) =>
     new Map(table.oneOf.map((entry, i) => [entry.properties.method.enum[0]!, i]));
   state = {
@@ -68,6 +78,12 @@ function load() {
     notifications: indexOf(v2.definitions.ServerNotification as Table),
     serverRequests: indexOf(main.definitions.ServerRequest as Table),
     compiled: new Map(),
+    clientMethods: (main.definitions.ClientRequest as Table).oneOf.map(
+      ({ properties: { method, params } }) => ({
+        method: method.enum[0]!,
+        paramsOptional: !params || params.type === 'null' || !!params.anyOf,
+      }),
+    ),
   };
   return state;
 }
@@ -83,6 +99,9 @@ function check(ref: string, value: unknown, label: string): string[] {
   const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`);
   return [`${label}: ${errors.join('; ')} in ${JSON.stringify(value).slice(0, 400)}`];
 }
+
+/** Every client request of the reference's stable schema, in its order. */
+export const referenceClientMethods = (): ClientMethodEntry[] => load().clientMethods;
 
 interface Message {
   id?: unknown;

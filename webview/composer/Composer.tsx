@@ -276,7 +276,7 @@ export function Composer({
               ? 'Steer the agent…'
               : planning
                 ? 'Describe what to plan… (the agent changes nothing)'
-                : 'Ask Threadline… (@ mentions a file, $ a skill, / a command)'
+                : 'Ask Threadline… (@ adds context, $ a skill, / a command)'
           }
           value={draft}
           rows={1}

@@ -78,6 +78,11 @@ export function useComposerCommands(options: {
         if (id) host.request('compactThread', { threadId: id }).catch(failed);
         return;
       }
+      case 'goal': {
+        const id = needsThread('/goal');
+        if (id) host.request('setGoal', { threadId: id, objective: args }).catch(failed);
+        return;
+      }
       case 'undo':
         if (!needsThread('/undo')) return;
         if (!finishedTurnId) return setError('/undo needs a finished turn to undo.');

@@ -2,7 +2,7 @@
 // what is typed after the slash, and a sent draft read as a command. Pure: the composer acts on it.
 import type { CustomPrompt } from './customPrompts';
 
-export type BuiltinCommand = 'new' | 'plan' | 'review' | 'compact' | 'undo' | 'model' | 'status';
+export type BuiltinCommand = 'new' | 'plan' | 'review' | 'compact' | 'goal' | 'undo' | 'model' | 'status';
 
 export type SlashItem =
   | { kind: 'builtin'; name: BuiltinCommand; description: string }
@@ -17,6 +17,7 @@ export const BUILTIN_COMMANDS: readonly SlashItem[] = [
     description: 'Review uncommitted changes',
   },
   { kind: 'builtin', name: 'compact', description: 'Summarize to free context' },
+  { kind: 'builtin', name: 'goal', description: 'Set the thread’s goal (alone: clear it)' },
   { kind: 'builtin', name: 'undo', description: "Undo the last turn's changes" },
   { kind: 'builtin', name: 'model', description: 'Choose provider and model' },
   { kind: 'builtin', name: 'status', description: 'Model, context and limits' },

@@ -25,6 +25,7 @@ export function fromSnapshot(snapshot: ThreadSnapshot): ConversationState {
     thread: snapshot.thread,
     settings: snapshot.settings,
     hasOlderTurns: snapshot.hasOlderTurns,
+    goal: snapshot.goal ?? null,
   };
   return withRows(addTurns(base, snapshot.turns, 'append'));
 }
@@ -85,6 +86,8 @@ const handlers: NotificationHandlers<ConversationState, [ConversationState]> = {
     ...state,
     thread: { ...state.thread!, name: threadName },
   }),
+  'thread/goal/updated': (state, { goal }) => ({ ...state, goal }),
+  'thread/goal/cleared': (state) => ({ ...state, goal: null }),
   'thread/closed': (state) => ({ ...state, thread: { ...state.thread!, status: { type: 'notLoaded' } } }),
   'turn/started': (state, { turn }) => upsertTurn(state, turn),
   'turn/completed': (state, { turn }) => upsertTurn(state, turn),

@@ -5,6 +5,7 @@ import type { ThreadItem } from '../../server/protocol/items';
 import type { NotificationParamsOf } from '../../server/protocol/methods';
 import type { Thread, TurnError, TurnStatus } from '../../server/protocol/thread';
 import type { ThreadSettings } from '../messages';
+import type { ThreadGoal } from '../../server/protocol/threadGoal';
 
 /** An item of a type this build does not know yet (rendered by the generic card). */
 export type UnknownItem = { type: string; id: string; [field: string]: unknown };
@@ -45,6 +46,8 @@ export interface ConversationState {
   rows: Row[];
   tokenUsage: TokenUsage | null;
   hasOlderTurns: boolean;
+  /** The thread's goal, shown in the header. */
+  goal: ThreadGoal | null;
 }
 
 export const emptyState: ConversationState = {
@@ -57,6 +60,7 @@ export const emptyState: ConversationState = {
   rows: [],
   tokenUsage: null,
   hasOlderTurns: false,
+  goal: null,
 };
 
 export function itemKey(turnId: string, itemId: string): string {

@@ -109,12 +109,13 @@ describe('webview composer / menu and plan mode (jsdom)', () => {
   it('opens on / with the built-ins and the prompt files, filters, and runs a built-in on Enter', async () => {
     const page = await open();
     await page.type('/');
-    await page.until(() => names(page).length === 9);
+    await page.until(() => names(page).length === 10);
     assert.deepEqual(names(page), [
       '/new',
       '/plan',
       '/review',
       '/compact',
+      '/goal',
       '/undo',
       '/model',
       '/status',

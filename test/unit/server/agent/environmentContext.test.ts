@@ -23,6 +23,7 @@ const SOURCES: ContextSources = {
   collaborationMode: null,
   agentsMd: '# AGENTS.md instructions\nRun npm test.',
   skills: null,
+  goal: null,
 };
 
 /** Runs the turns of a thread: each adds its context message (if any) and a user message. */
@@ -120,6 +121,19 @@ describe('environment context', () => {
       environmentContext(SOURCES),
     );
     assert.match(fresh!.text, /^<threadline_context>\n/);
+  });
+
+  it('takes a part absent from an older message (recorded before the part existed) as unset, not as a change', () => {
+    const { history } = turns({});
+    const older = history.filter(isContextEntry).map((entry) => {
+      const { goal: _absent, ...context } = entry.context;
+      return { ...entry, context } as unknown as ConversationEntry;
+    });
+    assert.equal(contextMessage(older, environmentContext(SOURCES)), null);
+    assert.match(
+      contextMessage(older, environmentContext({ ...SOURCES, goal: 'Objective: ship it' }))!.text,
+      /^<threadline_context_update>\n# Thread goal\nObjective: ship it\n/,
+    );
   });
 
   it('names the network and sandbox of each policy', () => {

@@ -33,6 +33,9 @@ describe('schema output', () => {
     assert.ok(validate({ id: 1, method: 'thread/list', params: { limit: 5 } }));
     assert.ok(!validate({ id: 1, method: 'thread/list', params: { limit: 'five' } }));
     assert.ok(readdirSync(stable).includes('ThreadStartParams.json'));
+    // The methods answered only with a refusal (methods/cloudOnly.ts) are not offered.
+    assert.ok(!validate({ id: 1, method: 'plugin/share/list', params: {} }));
+    assert.ok(!readdirSync(stable).includes('PluginShareListParams.json'));
     const serverRequest = ajv.compile({ $ref: 'bundle#/definitions/ServerRequest' });
     const approval = { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1 };
     assert.ok(serverRequest({ id: 0, method: 'item/fileChange/requestApproval', params: approval }));

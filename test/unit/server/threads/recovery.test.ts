@@ -5,6 +5,7 @@ import {
   mkdirSync,
   readFileSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -112,6 +113,26 @@ describe('ThreadStore: damaged files and a stale index', () => {
     assert.deepEqual(ids(second, true), new Set([b.id]));
     assert.deepEqual(log.warnings, [], 'a missing index is no error');
     assert.ok(existsSync(join(home(), SNAPSHOT)), 'written again');
+  });
+
+  it('closes without writing a clean index it did not change, and writes one it changed', async () => {
+    const first = await open();
+    const a = await first.create(newThread());
+    await first.close();
+    const snapshot = join(home(), SNAPSHOT);
+    const written = readFileSync(snapshot, 'utf8');
+    utimesSync(snapshot, new Date(0), new Date(0)); // a rewrite would move it
+    const idle = await open();
+    await idle.close();
+    assert.equal(statSync(snapshot).mtimeMs, 0, 'an unchanged index is not written at exit');
+    assert.equal(readFileSync(snapshot, 'utf8'), written);
+    const busy = await open();
+    await busy.setName(a.id, 'Renamed');
+    await busy.close();
+    assert.notEqual(statSync(snapshot).mtimeMs, 0);
+    const third = await open();
+    assert.equal(third.get(a.id)?.name, 'Renamed', 'the change is in the snapshot');
+    assert.ok(!existsSync(join(home(), JOURNAL)), 'folded into the snapshot at close');
   });
 
   it('rebuilds an unreadable index, and says so', async () => {
