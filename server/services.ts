@@ -1,5 +1,6 @@
 // The long-lived state every method family shares. The store opens on first use (or just after
 // the handshake), so starting the server and answering initialize never wait for the index.
+import { ThreadSections } from './threads/threadSections';
 import { existsSync } from 'node:fs';
 import { AuthStore } from './account/authStore';
 import { RateLimitBook } from './account/rateLimits';
@@ -59,6 +60,8 @@ export class Services {
   readonly apps: AppDirectory;
   /** Plugins installed under the home, and the skills, apps and MCP servers they bring. */
   readonly plugins: PluginStore;
+  /** User folders for threads and which thread sits in which (threadSection/*). */
+  readonly sections: ThreadSections;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -87,6 +90,7 @@ export class Services {
       log,
     );
     this.plugins = new PluginStore(home);
+    this.sections = new ThreadSections(home, log);
     this.skills = new SkillCatalog(home, () => this.plugins.skillRoots());
     this.apps = new AppDirectory(home, async () => {
       const { apps, mcpServers } = await this.plugins.contributions();
@@ -110,6 +114,8 @@ export class Services {
 
   private async openStore(): Promise<ThreadStore> {
     const { codexHistory } = await this.loadedConfig();
+    // Thread views show their section synchronously: the sections are read before any view is made.
+    await this.sections.refresh();
     return ThreadStore.open(this.home, this.log, { codexHome: codexHistoryRoot(codexHistory, this.home) });
   }
 

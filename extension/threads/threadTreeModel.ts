@@ -1,6 +1,7 @@
-// The Threads tree as data, without VS Code: the workspace's (or every) thread grouped by recency, paged
-// with "Load more…", an Archived node with its own paging, and live updates applied in place so the view
-// keeps its selection and expansion. Tested in Node against the real server.
+// The Threads tree as data, without VS Code: the user's sections (folders) first, then the workspace's
+// (or every) other thread grouped by recency, paged with "Load more…", an Archived node with its own
+// paging, and live updates applied in place so the view keeps its selection and expansion. Tested in
+// Node against the real server.
 import type { ParamsOf, ResultOf } from '../../server/protocol/methods';
 import {
   routeNotification,
@@ -8,6 +9,7 @@ import {
   type ServerNotification,
 } from '../../server/protocol/notificationRoutes';
 import type { Thread } from '../../server/protocol/thread';
+import type { ThreadSection } from '../../server/protocol/threadSectionMethods';
 import { Emitter } from '../../webview/common/emitter';
 import { retitled } from '../../webview/common/threadTitle';
 import { recencyGroups, recencyOf, type RecencyGroup } from './recency';
@@ -15,6 +17,8 @@ import { recencyGroups, recencyOf, type RecencyGroup } from './recency';
 export interface ThreadSource {
   list(params: ParamsOf<'thread/list'>): Promise<ResultOf<'thread/list'>>;
   read(threadId: string): Promise<Thread>;
+  /** Every thread section (threadSection/list); without it the tree shows no folders. */
+  sections?(): Promise<ThreadSection[]>;
 }
 
 export type SectionId = 'active' | 'archived';
@@ -22,7 +26,9 @@ export type GroupNode = { kind: 'group'; group: RecencyGroup; label: string };
 export type ThreadNode = { kind: 'thread'; thread: Thread; archived: boolean };
 export type LoadMoreNode = { kind: 'loadMore'; section: SectionId };
 export type ArchivedNode = { kind: 'archived' };
-export type TreeNode = GroupNode | ThreadNode | LoadMoreNode | ArchivedNode;
+/** A thread section: its listed threads sit here instead of in a recency group. */
+export type FolderNode = { kind: 'folder'; section: ThreadSection };
+export type TreeNode = GroupNode | ThreadNode | LoadMoreNode | ArchivedNode | FolderNode;
 
 /** The sources the tree lists: interactive clients and other app-server clients. */
 export const listedSources: ParamsOf<'thread/list'>['sourceKinds'] = ['cli', 'vscode', 'appServer'];
@@ -53,6 +59,9 @@ export class ThreadTreeModel {
   private active = this.section('active');
   private archived = this.section('archived');
   private readonly nodes = new Map<string, ThreadNode>();
+  /** The sections by id, in the server's order; loaded with the first page. */
+  private folders = new Map<string, FolderNode>();
+  private foldersLoading: Promise<void> | undefined;
   private readonly changed = new Emitter<TreeNode[] | undefined>();
   /** `undefined`: the whole tree changed; otherwise these nodes (and their children). */
   readonly onDidChange = this.changed.event;
@@ -84,7 +93,9 @@ export class ThreadTreeModel {
 
   async children(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) return this.rootChildren();
-    if (node.kind === 'group') return this.active.threads.filter((t) => this.groupOf(t) === node.group);
+    if (node.kind === 'group')
+      return this.active.threads.filter((t) => !this.folderOf(t) && this.groupOf(t) === node.group);
+    if (node.kind === 'folder') return this.active.threads.filter((t) => this.folderOf(t) === node);
     if (node.kind === 'archived') {
       await this.ensureLoaded(this.archived);
       return [...this.archived.threads, ...(this.archived.cursor ? [this.archived.more] : [])];
@@ -95,7 +106,7 @@ export class ThreadTreeModel {
   /** The group a thread node sits in, or the Archived node: what to reveal it under. */
   parent(node: TreeNode): TreeNode | undefined {
     if (node.kind === 'thread')
-      return node.archived ? this.archivedNode : this.groups.get(this.groupOf(node));
+      return node.archived ? this.archivedNode : (this.folderOf(node) ?? this.groups.get(this.groupOf(node)));
     if (node.kind === 'loadMore' && node.section === 'archived') return this.archivedNode;
     return undefined;
   }
@@ -107,6 +118,18 @@ export class ThreadTreeModel {
 
   thread(threadId: string): ThreadNode | undefined {
     return this.nodes.get(threadId);
+  }
+
+  /** The folders, in the server's order. */
+  get sectionFolders(): FolderNode[] {
+    return [...this.folders.values()];
+  }
+
+  /** Lists the sections again (after one was created, renamed or deleted: no notification says so). */
+  async reloadSections(): Promise<void> {
+    this.foldersLoading = undefined;
+    await this.ensureFolders();
+    this.fire(undefined);
   }
 
   /**
@@ -136,6 +159,7 @@ export class ThreadTreeModel {
     this.active = this.section('active');
     this.archived = this.section('archived');
     this.nodes.clear();
+    this.foldersLoading = undefined;
     this.error = undefined;
     this.fire(undefined);
   }
@@ -171,17 +195,46 @@ export class ThreadTreeModel {
       void this.unarchive(threadId);
       return true;
     },
+    'thread/section/changed': ({ threadId, sectionId }) => {
+      if (sectionId === null || this.folders.has(sectionId)) return this.placeIn(threadId, sectionId);
+      // A section made elsewhere since we listed them (no notification says so): list them again.
+      void this.reloadSections().then(() => this.placeIn(threadId, sectionId));
+      return false;
+    },
   };
 
+  private placeIn(threadId: string, sectionId: string | null): boolean {
+    const section = sectionId === null ? null : (this.folders.get(sectionId)?.section ?? null);
+    const node = this.nodes.get(threadId);
+    if (!node) return false;
+    node.thread = { ...node.thread, section };
+    this.fire(undefined); // it left one parent for another
+    return true;
+  }
+
+  private folderOf(node: ThreadNode): FolderNode | undefined {
+    const id = node.thread.section?.id;
+    return node.archived || !id ? undefined : this.folders.get(id);
+  }
+
+  private ensureFolders(): Promise<void> {
+    const list = this.source.sections;
+    this.foldersLoading ??= (list ? list.call(this.source) : Promise.resolve([])).then(
+      (sections) => {
+        this.folders = new Map(sections.map((section) => [section.id, { kind: 'folder', section }]));
+      },
+      () => {}, // the threads are listed without folders; the next refresh asks again
+    );
+    return this.foldersLoading;
+  }
+
   private async rootChildren(): Promise<TreeNode[]> {
-    await this.ensureLoaded(this.active);
+    await Promise.all([this.ensureLoaded(this.active), this.ensureFolders()]);
     if (this.error) return [];
-    const groups = recencyGroups
-      .map(({ id }) => this.groups.get(id)!)
-      .filter((g) => this.active.threads.some((t) => this.groupOf(t) === g.group));
+    const groups = recencyGroups.map(({ id }) => this.groups.get(id)!).filter((g) => this.stillShown(g));
     const more = this.active.cursor ? [this.active.more] : [];
     const archived = this.active.threads.length > 0 || this.anyArchived ? [this.archivedNode] : [];
-    return [...groups, ...more, ...archived];
+    return [...this.folders.values(), ...groups, ...more, ...archived];
   }
 
   private section(id: SectionId): Section {
@@ -191,7 +244,9 @@ export class ThreadTreeModel {
   private async ensureLoaded(s: Section): Promise<void> {
     if (s.loaded) return;
     if (s === this.active && !s.loading) this.early = [];
-    s.loading ??= this.fetchPage(s).then(async () => {
+    // The folders come with the first page, so notifications held back meanwhile find them.
+    const folders = s === this.active ? this.ensureFolders() : undefined;
+    s.loading ??= Promise.all([this.fetchPage(s), folders]).then(async () => {
       if (s === this.active && s.threads.length === 0) {
         const archived = await this.source.list({ ...this.query(true), limit: 1 });
         this.anyArchived = archived.data.length > 0;
@@ -296,12 +351,12 @@ export class ThreadTreeModel {
       return true;
     }
     if (!node || node.archived) return false;
-    const group = this.groups.get(this.groupOf(node))!;
+    const group = this.folderOf(node) ?? this.groups.get(this.groupOf(node))!;
     this.remove(this.active, node);
     node.archived = true;
     if (this.archived.loaded) this.insertSorted(this.archived, node);
     else this.nodes.delete(threadId); // listed with the rest when the Archived node opens
-    this.fire(this.stillShown(group) ? [group, this.archivedNode] : undefined);
+    this.fire(group.kind === 'folder' || this.stillShown(group) ? [group, this.archivedNode] : undefined);
     return true;
   }
 
@@ -331,7 +386,7 @@ export class ThreadTreeModel {
   }
 
   private stillShown(group: GroupNode): boolean {
-    return this.active.threads.some((t) => this.groupOf(t) === group.group);
+    return this.active.threads.some((t) => !this.folderOf(t) && this.groupOf(t) === group.group);
   }
 
   /** A new thread: its group's children changed, or the root when the group (or the tree) was empty. */

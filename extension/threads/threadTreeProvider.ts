@@ -85,6 +85,13 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
         item.command = { command: 'threadline.loadMore', title: 'Load more', arguments: [node.section] };
         return item;
       }
+      case 'folder': {
+        const item = new vscode.TreeItem(node.section.name, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `section:${node.section.id}`;
+        item.iconPath = new vscode.ThemeIcon(node.section.appearance?.icon || 'folder');
+        item.contextValue = 'section'; // not /^thread/: the thread commands leave folders alone
+        return item;
+      }
       case 'thread':
         return this.threadItem(node);
     }

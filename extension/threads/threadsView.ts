@@ -8,6 +8,8 @@ import type { ThreadlineServer } from '../server/threadlineServer';
 import type { Placement } from '../conversation/placement';
 import { openThread, targets, threadCommands } from './threadCommands';
 import { worktreeCommands } from './worktreeCommands';
+import { sectionCommands } from './sectionCommands';
+import { ThreadDragAndDrop } from './threadDragAndDrop';
 import { threadOrigin } from './threadOrigin';
 import { searchThreads } from './threadSearch';
 import { ThreadTreeModel, type SectionId, type TreeNode } from './threadTreeModel';
@@ -41,6 +43,7 @@ export class ThreadsView extends Disposable {
       {
         list: (params) => server.request('thread/list', params),
         read: async (threadId) => (await server.request('thread/read', { threadId })).thread,
+        sections: async () => (await server.request('threadSection/list', { limit: 1000 })).data,
       },
       { scope: () => (this.showAll ? undefined : workspaceFolders()) },
     );
@@ -61,6 +64,7 @@ export class ThreadsView extends Disposable {
       treeDataProvider: provider,
       canSelectMany: true,
       showCollapseAll: true,
+      dragAndDropController: new ThreadDragAndDrop(server),
     });
     this.view = view as vscode.TreeView<unknown>;
     void vscode.commands.executeCommand('setContext', SHOW_ALL_KEY, this.showAll);
@@ -86,6 +90,7 @@ export class ThreadsView extends Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.model.reset()),
       ...threadCommands(server, () => workspaceFolders()?.[0]),
       ...worktreeCommands(server, () => workspaceFolders()?.[0]),
+      ...sectionCommands(server, this.model),
       // Clicking a thread: the conversation view opens it once it is there; selecting is all until then.
       vscode.commands.registerCommand('threadline.openFromTree', (threadId: string) =>
         this.open(server, threadId),

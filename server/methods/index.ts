@@ -21,6 +21,7 @@ import { pluginHandlers } from './plugins';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fuzzySearchHandlers } from './fuzzySearch';
+import { threadSectionHandlers } from './threadSections';
 import { threadGoalHandlers } from './threadGoal';
 import { cloudOnlyHandlers } from './cloudOnly';
 import { worktreeHandlers } from './worktree';
@@ -48,6 +49,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...configHandlers(services),
     ...fsHandlers(),
     ...fuzzySearchHandlers(),
+    ...threadSectionHandlers(services),
     ...cloudOnlyHandlers(),
     ...worktreeHandlers(services),
   };

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { StoredSortKey, ThreadSortKey } from '../protocol/enums';
 import type { Turn } from '../protocol/thread';
 import type { HandlerTable } from '../rpc/dispatcher';
-import { invalidParams, invalidRequest } from '../rpc/rpcError';
+import { invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
 import type { ThreadSummary } from '../threads/summary';
 import type { ThreadSessions } from './threadSessions';
@@ -14,14 +14,12 @@ import { revertDroppedTurns } from '../checkpoints/turnUndo';
 import { searchPage, type SearchFilters } from './threadListSearch';
 import type { ListQuery } from '../threads/listing';
 import { worktreesOf } from '../git/worktrees';
+import { sectionFilter, sectionOrderPage } from './threadListSections';
 
-/** The store's order for a sort key: recency is last activity; sections are not kept here. */
-function storedSortKey(sortKey: ThreadSortKey | null | undefined): StoredSortKey {
-  if (sortKey === 'section_position') {
-    throw invalidParams(
-      'Invalid params: sortKey: section_position is not supported: Threadline keeps no thread sections (use recency_at, updated_at or created_at)',
-    );
-  }
+/** The store's order for a sort key: recency is last activity (section_position is served apart). */
+function storedSortKey(
+  sortKey: Exclude<ThreadSortKey, 'section_position'> | null | undefined,
+): StoredSortKey {
   return sortKey === 'recency_at' ? 'updated_at' : (sortKey ?? 'created_at');
 }
 
@@ -72,24 +70,28 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
     'thread/list': async (params, { peer }) => {
       const store = await services.store();
       await store.refresh();
-      const query: SearchFilters & Pick<ListQuery, 'sortKey' | 'sortDirection'> = {
+      await services.sections.refresh();
+      const query: SearchFilters & Pick<ListQuery, 'sortDirection'> = {
         cursor: params.cursor ?? undefined,
         limit: Math.min(params.limit || DEFAULT_PAGE, MAX_PAGE),
-        sortKey: storedSortKey(params.sortKey),
         sortDirection: params.sortDirection ?? 'desc',
+        only: sectionFilter(services.sections, params),
         modelProviders: params.modelProviders ?? undefined,
         // As the spec says: no source filter means the interactive sources only.
         sourceKinds: params.sourceKinds?.length ? params.sourceKinds : ['cli', 'vscode'],
         archived: params.archived === true,
         cwd: await listedCwds(params.cwd),
       };
+      if (params.sortKey === 'section_position') {
+        return sectionOrderPage(store, services.sections, params.sectionId, query, (s) => view(s));
+      }
       const searchTerm = params.searchTerm?.trim();
       if (searchTerm) {
         return searchPage(store, services.search, { ...query, searchTerm }, peer.experimentalApi, (s) =>
           view(s),
         );
       }
-      const page = store.list(query);
+      const page = store.list({ ...query, sortKey: storedSortKey(params.sortKey) });
       return { data: page.data.map((summary) => view(summary)), nextCursor: page.nextCursor };
     },
 

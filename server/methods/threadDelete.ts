@@ -22,6 +22,7 @@ export function threadDeleteHandlers(services: Services): HandlerTable {
       await services.checkpoints.removeThread(threadId);
       await forgetThreadSettings(services.home, threadId);
       services.search.threadRemoved(threadId);
+      await services.sections.forget(threadId);
       // After the response, as the other lifecycle notifications; then it stops being loaded.
       setImmediate(() => {
         services.loaded.notifyWith(peer, threadId, 'thread/deleted', { threadId });

@@ -31,8 +31,10 @@ export class ThreadSessions {
   constructor(private readonly services: Services) {}
 
   view(summary: ThreadSummary, turns: Turn[] = []) {
-    const { home, loaded } = this.services;
-    return toThread(home, summary, loaded.statusOf(summary.id), turns, summary.path === '');
+    const { home, loaded, sections } = this.services;
+    const thread = toThread(home, summary, loaded.statusOf(summary.id), turns, summary.path === '');
+    const placement = sections.placementOf(summary.id);
+    return { ...thread, section: placement?.section ?? null, sectionEnteredAt: placement?.enteredAt ?? null };
   }
 
   /** Lifecycle notifications go out after the response that caused them. */

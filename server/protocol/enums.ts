@@ -150,7 +150,7 @@ export const ReasoningEffort = Type.String({ minLength: 1 });
 export const SortDirection = StringEnum(['asc', 'desc']);
 export type SortDirection = Static<typeof SortDirection>;
 // `recency_at` is the time of a thread's last activity (its updated_at here); `section_position`
-// orders threads within the reference's sections, which Threadline does not keep (refused).
+// is one section's own order (thread/list with a sectionId).
 export const ThreadSortKey = StringEnum(['created_at', 'updated_at', 'recency_at', 'section_position']);
 export type ThreadSortKey = Static<typeof ThreadSortKey>;
 /** The orders a thread store keeps. */

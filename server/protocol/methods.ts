@@ -20,6 +20,7 @@ import * as Ap from './appMethods';
 import * as P from './pluginMethods';
 import * as Fs from './fsMethods';
 import * as I from './threadImport';
+import * as Sec from './threadSectionMethods';
 import * as G from './threadGoal';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
@@ -51,6 +52,11 @@ export const clientRequests = {
   'thread/revert': { params: T.ThreadRevertParams, result: T.ThreadResponse },
   'thread/delete': { params: T.ThreadIdParams, result: T.EmptyResponse },
   'thread/turns/list': { params: T.ThreadTurnsListParams, result: T.ThreadTurnsListResponse },
+  'threadSection/list': { params: Sec.ThreadSectionListParams, result: Sec.ThreadSectionListResponse },
+  'threadSection/create': { params: Sec.ThreadSectionCreateParams, result: Sec.ThreadSectionResponse },
+  'threadSection/update': { params: Sec.ThreadSectionUpdateParams, result: Sec.ThreadSectionResponse },
+  'threadSection/delete': { params: Sec.ThreadSectionDeleteParams, result: T.EmptyResponse },
+  'thread/section/move': { params: Sec.ThreadSectionMoveParams, result: T.EmptyResponse },
   'thread/goal/set': { params: G.ThreadGoalSetParams, result: G.ThreadGoalSetResponse },
   'thread/goal/get': { params: G.ThreadGoalGetParams, result: G.ThreadGoalGetResponse },
   'thread/goal/clear': { params: G.ThreadGoalClearParams, result: G.ThreadGoalClearResponse },

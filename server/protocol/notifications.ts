@@ -15,6 +15,7 @@ import { skillNotifications } from './skillMethods';
 import { appNotifications } from './appMethods';
 import { fuzzySearchNotifications } from './fsMethods';
 import { itemUpdateNotifications } from './itemUpdates';
+import { threadSectionNotifications } from './threadSectionMethods';
 import { threadGoalNotifications } from './threadGoal';
 
 const ThreadId = { threadId: Type.String() };
@@ -40,5 +41,6 @@ export const serverNotifications = {
   ...appNotifications,
   ...fuzzySearchNotifications,
   ...itemUpdateNotifications,
+  ...threadSectionNotifications,
   ...threadGoalNotifications,
 } as const;

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ThreadItem } from './items';
 import { Experimental, Nullable, Opt, Seconds, StringEnum } from './schema';
+import { ThreadSection } from './threadSectionMethods';
 
 export const ThreadActiveFlag = StringEnum(['waitingOnApproval', 'waitingOnUserInput']);
 
@@ -103,6 +104,9 @@ export const Thread = Type.Object({
   path: Nullable(Type.String()),
   /** The client that started the thread (its clientInfo.name), when known. */
   originator: Opt(Type.String()),
+  /** The user folder the thread sits in, and since when (threadSection/*, thread/section/move). */
+  section: Opt(ThreadSection),
+  sectionEnteredAt: Opt(Seconds),
   /**
    * Threadline's own, in thread/list results for a searchTerm, to clients that opted into
    * experimentalApi: the turn that matches best and a line of text around the match.

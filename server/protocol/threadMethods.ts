@@ -88,6 +88,8 @@ export const ThreadListParams = Params({
   archived: Opt(Type.Boolean()),
   cwd: Opt(Type.Union([Type.String(), Type.Array(Type.String())])),
   searchTerm: Opt(Type.String()),
+  /** Omitted: every thread; null: those in no section; an id: that section's threads. */
+  sectionId: Opt(Type.String()),
 });
 export const ThreadListResponse = Shape({ data: Type.Array(Thread), nextCursor: Nullable(Type.String()) });
 

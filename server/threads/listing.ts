@@ -20,6 +20,8 @@ export interface ListQuery {
   cwd?: readonly string[];
   /** Case-insensitive substring of the name or the preview. */
   searchTerm?: string;
+  /** Keeps only the threads this accepts (thread/list's sectionId). */
+  only?: (id: string) => boolean;
 }
 
 export interface ListPage {
@@ -150,6 +152,7 @@ export function passesFilters(
     (!query.modelProviders?.length || query.modelProviders.includes(summary.modelProvider)) &&
     (!query.sourceKinds?.length ||
       (query.sourceKinds as readonly string[]).includes(sourceKind(summary.source))) &&
-    (!query.cwd?.length || query.cwd.includes(summary.cwd))
+    (!query.cwd?.length || query.cwd.includes(summary.cwd)) &&
+    (!query.only || query.only(summary.id))
   );
 }

@@ -231,7 +231,8 @@ export class SummaryTable {
   }
 
   private matcher(query: ListQuery): (row: number) => boolean {
-    const { archived, modelProvider, source, cwd, name, preview } = this.columns;
+    const { archived, modelProvider, source, cwd, name, preview, id } = this.columns;
+    const only = query.only;
     const wanted = query.archived ? 1 : 0;
     const codes = <K extends Shared>(field: K, values: readonly ThreadSummary[K][] | undefined) =>
       values?.length ? new Set(values.map((v) => this.shared[field].find(v))) : undefined;
@@ -245,6 +246,7 @@ export class SummaryTable {
       (!providers || providers.has(modelProvider[row])) &&
       (!sources || sources[source[row]!] === true) &&
       (!cwds || cwds.has(cwd[row])) &&
+      (!only || only(id[row]!)) &&
       (!term || preview[row]!.toLowerCase().includes(term) || !!name[row]?.toLowerCase().includes(term));
   }
 

@@ -56,7 +56,7 @@ describe('app-server over stdio: the thread lifecycle', () => {
     assert.equal(read.thread.originator, 'some_other_client');
   });
 
-  it('sorts by recency_at as by updated_at, and refuses section_position by name (the Codex TUI asks for both)', async () => {
+  it('sorts by recency_at as by updated_at, and refuses section_position without a sectionId (the Codex TUI asks for both)', async () => {
     const server = await start();
     const first = (await server.call<{ thread: Thread }>('thread/start', {})).thread;
     const second = (await server.call<{ thread: Thread }>('thread/start', {})).thread;
@@ -68,7 +68,7 @@ describe('app-server over stdio: the thread lifecycle', () => {
     assert.deepEqual(await ids('recency_at'), await ids('updated_at'));
     const refused = await server.request('thread/list', { sortKey: 'section_position' });
     assert.equal(refused.error?.code, -32602);
-    assert.match(refused.error!.message, /section_position is not supported/);
+    assert.match(refused.error!.message, /section_position orders one section: give its sectionId/);
   });
 
   it('never writes an ephemeral thread, but reads it while loaded', async () => {
