@@ -20,6 +20,7 @@ import { appHandlers } from './apps';
 import { pluginHandlers } from './plugins';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
+import { fsWatchHandlers } from './fsWatch';
 import { fuzzySearchHandlers } from './fuzzySearch';
 import { threadGoalHandlers } from './threadGoal';
 import { cloudOnlyHandlers } from './cloudOnly';
@@ -47,6 +48,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...pluginHandlers(services),
     ...configHandlers(services),
     ...fsHandlers(),
+    ...fsWatchHandlers(),
     ...fuzzySearchHandlers(),
     ...cloudOnlyHandlers(),
     ...worktreeHandlers(services),

@@ -159,6 +159,8 @@ export const clientRequests = {
   'fs/readDirectory': { params: Fs.FsReadDirectoryParams, result: Fs.FsReadDirectoryResponse },
   'fs/remove': { params: Fs.FsRemoveParams, result: Fs.FsRemoveResponse },
   'fs/copy': { params: Fs.FsCopyParams, result: Fs.FsCopyResponse },
+  'fs/watch': { params: Fs.FsWatchParams, result: Fs.FsWatchResponse },
+  'fs/unwatch': { params: Fs.FsUnwatchParams, result: Fs.FsUnwatchResponse },
   fuzzyFileSearch: { params: Fs.FuzzyFileSearchParams, result: Fs.FuzzyFileSearchResponse },
   'fuzzyFileSearch/sessionStart': {
     params: Fs.FuzzyFileSearchSessionStartParams,

@@ -13,7 +13,7 @@ import { windowsSandboxNotifications } from './feedbackMethods';
 import { externalAgentConfigNotifications } from './externalAgentConfig';
 import { skillNotifications } from './skillMethods';
 import { appNotifications } from './appMethods';
-import { fuzzySearchNotifications } from './fsMethods';
+import { fsWatchNotifications, fuzzySearchNotifications } from './fsMethods';
 import { itemUpdateNotifications } from './itemUpdates';
 import { threadGoalNotifications } from './threadGoal';
 
@@ -39,6 +39,7 @@ export const serverNotifications = {
   ...skillNotifications,
   ...appNotifications,
   ...fuzzySearchNotifications,
+  ...fsWatchNotifications,
   ...itemUpdateNotifications,
   ...threadGoalNotifications,
 } as const;

@@ -34,8 +34,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'plugin/skill/read',
   'app/read',
   'app/installed',
-  'fs/watch',
-  'fs/unwatch',
   'modelProvider/config/write',
   'modelProvider/capabilities/read',
   'permissionProfile/list',
