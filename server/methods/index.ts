@@ -21,6 +21,7 @@ import { pluginHandlers } from './plugins';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fsWatchHandlers } from './fsWatch';
+import { permissionProfileHandlers } from './permissionProfiles';
 import { fuzzySearchHandlers } from './fuzzySearch';
 import { threadGoalHandlers } from './threadGoal';
 import { cloudOnlyHandlers } from './cloudOnly';
@@ -49,6 +50,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...configHandlers(services),
     ...fsHandlers(),
     ...fsWatchHandlers(),
+    ...permissionProfileHandlers(services),
     ...fuzzySearchHandlers(),
     ...cloudOnlyHandlers(),
     ...worktreeHandlers(services),

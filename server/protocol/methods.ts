@@ -67,6 +67,10 @@ export const clientRequests = {
   'account/rateLimits/read': { params: A.GetAccountRateLimitsParams, result: A.GetAccountRateLimitsResponse },
   'model/list': { params: M.ModelListParams, result: M.ModelListResponse },
   'modelProvider/list': { params: M.ModelProviderListParams, result: M.ModelProviderListResponse },
+  'modelProvider/capabilities/read': {
+    params: M.ModelProviderCapabilitiesReadParams,
+    result: M.ModelProviderCapabilitiesReadResponse,
+  },
   'command/exec': { params: C.CommandExecParams, result: C.CommandExecResponse },
   'command/exec/write': { params: C.CommandExecWriteParams, result: T.EmptyResponse },
   'command/exec/resize': { params: C.CommandExecResizeParams, result: T.EmptyResponse },
@@ -137,6 +141,10 @@ export const clientRequests = {
   'configRequirements/read': {
     params: Cfg.ConfigRequirementsReadParams,
     result: Cfg.ConfigRequirementsReadResponse,
+  },
+  'permissionProfile/list': {
+    params: Cfg.PermissionProfileListParams,
+    result: Cfg.PermissionProfileListResponse,
   },
   'experimentalFeature/list': {
     params: Cfg.ExperimentalFeatureListParams,

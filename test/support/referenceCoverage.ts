@@ -35,8 +35,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'app/read',
   'app/installed',
   'modelProvider/config/write',
-  'modelProvider/capabilities/read',
-  'permissionProfile/list',
   'mcpServer/tool/call',
   'account/usage/read',
   'externalAgentConfig/import/recordHistory',
