@@ -69,9 +69,11 @@ export class ConnectionWatches {
     return true;
   }
 
-  /** Ends every watch (the connection closed). */
-  clear(): void {
-    for (const watchId of [...this.watches.keys()]) this.remove(watchId);
+  /** Ends every watch (the connection closed); answers how many there were. */
+  clear(): number {
+    const ids = [...this.watches.keys()];
+    for (const watchId of ids) this.remove(watchId);
+    return ids.length;
   }
 
   private schedule(watchId: string, entry: Watch): void {

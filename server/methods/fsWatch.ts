@@ -5,10 +5,11 @@ import { realpath, stat } from 'node:fs/promises';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidRequest } from '../rpc/rpcError';
+import type { Logger } from '../log';
 import { ConnectionWatches, DuplicateWatchError, WatchLimitError } from '../fs/watches';
 import { absolute, fsError } from './fs';
 
-export function fsWatchHandlers(): HandlerTable {
+export function fsWatchHandlers(log: Logger): HandlerTable {
   const byConnection = new Map<number, ConnectionWatches>();
   const watchesOf = (peer: RequestContext['peer']) => {
     let watches = byConnection.get(peer.id);
@@ -18,7 +19,8 @@ export function fsWatchHandlers(): HandlerTable {
       );
       byConnection.set(peer.id, created);
       peer.onClose(() => {
-        created.clear();
+        const ended = created.clear();
+        if (ended > 0) log.debug(`connection ${peer.id} closed: ended ${ended} file watch(es)`);
         byConnection.delete(peer.id);
       });
       watches = created;

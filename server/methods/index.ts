@@ -49,7 +49,7 @@ export function methodHandlers(services: Services): HandlerTable {
     ...pluginHandlers(services),
     ...configHandlers(services),
     ...fsHandlers(),
-    ...fsWatchHandlers(),
+    ...fsWatchHandlers(services.log),
     ...permissionProfileHandlers(services),
     ...fuzzySearchHandlers(),
     ...cloudOnlyHandlers(),

@@ -6,6 +6,8 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maxWatchesPerConnection } from '../../server/fs/watches';
 import { tempDir, useServers } from '../support/serverProcess';
+import { until } from '../support/until';
+import { startWsServer, stopWsServer, WsClient, type WsServer } from '../support/wsServer';
 
 type Changed = { watchId: string; changedPaths: string[] };
 
@@ -98,5 +100,58 @@ describe('fs/watch and fs/unwatch', () => {
     await server.call('fs/watch', { path: dir, watchId: 'one-more' });
     // Still serving other methods after every refusal.
     assert.ok(await server.call('fs/readDirectory', { path: dir }));
+  });
+
+  describe('over WebSocket, per connection', () => {
+    let server: WsServer | undefined;
+    const clients: WsClient[] = [];
+    afterEach(async () => {
+      for (const client of clients.splice(0)) {
+        client.assertSchemaClean();
+        client.close();
+      }
+      if (server) await stopWsServer(server);
+      server = undefined;
+    });
+
+    it('keeps watch ids and reports to their own connection, and ends its watches when it closes', async () => {
+      server = await startWsServer('ws://127.0.0.1:0', [], { env: { THREADLINE_LOG: 'debug' } });
+      const connect = async () => {
+        const client = await WsClient.connect(server!.url, server!.token);
+        clients.push(client);
+        await client.initialize();
+        return client;
+      };
+      const [first, second] = [await connect(), await connect()];
+      const dir = realpathSync(tempDir('threadline-watch-'));
+      // The same id on two connections is two watches.
+      await first.call('fs/watch', { path: dir, watchId: 'w' });
+      await second.call('fs/watch', { path: dir, watchId: 'w' });
+      const file = join(dir, 'shared.txt');
+      const hasFile = (params: Record<string, unknown>) => (params.changedPaths as string[]).includes(file);
+      const both = [first.notification('fs/changed', hasFile), second.notification('fs/changed', hasFile)];
+      writeFileSync(file, 'one');
+      await Promise.all(both);
+
+      await first.call('fs/unwatch', { watchId: 'w' });
+      await pause(300);
+      const firstCount = first.notifications('fs/changed').length;
+      const later = join(dir, 'later.txt');
+      const seen = second.notification('fs/changed', (params) =>
+        (params.changedPaths as string[]).includes(later),
+      );
+      writeFileSync(later, 'two');
+      await seen;
+      await pause(300);
+      assert.equal(
+        first.notifications('fs/changed').length,
+        firstCount,
+        'the unwatched connection got a report',
+      );
+
+      second.close();
+      await until(() => /connection \d+ closed: ended 1 file watch\(es\)/.test(server!.stderr()));
+      assert.ok(await first.call('fs/readDirectory', { path: dir }), 'the other connection still served');
+    });
   });
 });
