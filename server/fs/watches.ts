@@ -2,10 +2,17 @@
 // events gathered for a moment so a burst of writes (an editor's save, a git checkout) is one
 // report of the paths that changed. Bounded per connection, since each watch holds OS resources.
 import { watch, type FSWatcher } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Watches one connection may hold at once. */
 export const maxWatchesPerConnection = 64;
+/**
+ * Folders one connection's watches may cover together where node watches each folder itself (Linux:
+ * one inotify watch per folder, a per-user resource shared with the editor, set up while the server
+ * waits). Elsewhere a recursive watch is one OS handle, and counts as one.
+ */
+export const maxWatchedFolders = 8192;
 /** How long events are gathered after the first one before they are reported together. */
 const gatherMs = 100;
 /** Paths in one report at most; past that the watched root alone stands for "much changed". */
@@ -15,6 +22,7 @@ export type ChangeListener = (watchId: string, changedPaths: string[]) => void;
 
 interface Watch {
   watcher: FSWatcher;
+  folders: number;
   pending: Set<string>;
   timer: NodeJS.Timeout | undefined;
 }
@@ -27,12 +35,24 @@ export class ConnectionWatches {
 
   constructor(private readonly onChange: ChangeListener) {}
 
-  /** Starts watching `path` (canonical, existing) as `watchId`; `directory` watches its whole tree. */
-  add(watchId: string, path: string, directory: boolean): void {
+  /**
+   * Starts watching `path` (canonical, existing) as `watchId`; `directory` watches its whole tree,
+   * which costs `folders` of the connection's folder budget (see foldersToWatch).
+   */
+  add(watchId: string, path: string, directory: boolean, folders = 1): void {
     if (this.watches.has(watchId)) throw new DuplicateWatchError(`Watch ${watchId} already exists`);
     if (this.watches.size >= maxWatchesPerConnection)
       throw new WatchLimitError(
         `Too many watches: a connection may hold ${maxWatchesPerConnection}; unwatch one first`,
+      );
+    const inUse = [...this.watches.values()].reduce((sum, watch) => sum + watch.folders, 0);
+    if (folders > maxWatchedFolders)
+      throw new WatchLimitError(
+        `Cannot watch ${path}: it has more than ${maxWatchedFolders} folders, the most a connection may watch; watch a smaller folder`,
+      );
+    if (inUse + folders > maxWatchedFolders)
+      throw new WatchLimitError(
+        `Cannot watch ${path}: its ${folders} folders and the ${inUse} this connection watches already exceed ${maxWatchedFolders}; unwatch one first`,
       );
     // Recursive watching is native on macOS and Windows and emulated by node on Linux; where a
     // platform refuses it, the directory's own entries are still watched.
@@ -43,7 +63,7 @@ export class ConnectionWatches {
       if ((error as NodeJS.ErrnoException).code !== 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM') throw error;
       watcher = watch(path, { persistent: false });
     }
-    const entry: Watch = { watcher, pending: new Set(), timer: undefined };
+    const entry: Watch = { watcher, folders, pending: new Set(), timer: undefined };
     watcher.on('change', (_event, name) => {
       const changed = directory && name ? join(path, name.toString()) : path;
       if (entry.pending.size < maxPathsPerReport) entry.pending.add(changed);
@@ -89,4 +109,24 @@ export class ConnectionWatches {
     entry.pending.clear();
     this.onChange(watchId, changedPaths);
   }
+}
+
+/**
+ * The folders a watch of `path` costs: 1, or on Linux every folder of the tree (symbolic links not
+ * followed), counted without blocking and only up to just past the budget.
+ */
+export async function foldersToWatch(path: string, directory: boolean): Promise<number> {
+  if (!directory || process.platform !== 'linux') return 1;
+  let count = 1;
+  const queue = [path];
+  while (queue.length > 0 && count <= maxWatchedFolders) {
+    const dir = queue.pop()!;
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      count++;
+      queue.push(join(dir, entry.name));
+    }
+  }
+  return count;
 }

@@ -6,7 +6,7 @@ import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidRequest } from '../rpc/rpcError';
 import type { Logger } from '../log';
-import { ConnectionWatches, DuplicateWatchError, WatchLimitError } from '../fs/watches';
+import { ConnectionWatches, DuplicateWatchError, foldersToWatch, WatchLimitError } from '../fs/watches';
 import { absolute, fsError } from './fs';
 
 export function fsWatchHandlers(log: Logger): HandlerTable {
@@ -39,8 +39,9 @@ export function fsWatchHandlers(log: Logger): HandlerTable {
       } catch (error) {
         throw fsError('watch', given, error);
       }
+      const folders = await foldersToWatch(path, directory);
       try {
-        watchesOf(peer).add(params.watchId, path, directory);
+        watchesOf(peer).add(params.watchId, path, directory, folders);
       } catch (error) {
         if (error instanceof DuplicateWatchError || error instanceof WatchLimitError)
           throw invalidRequest(error.message);

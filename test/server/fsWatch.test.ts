@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { maxWatchesPerConnection } from '../../server/fs/watches';
+import { maxWatchedFolders, maxWatchesPerConnection } from '../../server/fs/watches';
 import { tempDir, useServers } from '../support/serverProcess';
 import { until } from '../support/until';
 import { startWsServer, stopWsServer, WsClient, type WsServer } from '../support/wsServer';
@@ -100,6 +100,21 @@ describe('fs/watch and fs/unwatch', () => {
     await server.call('fs/watch', { path: dir, watchId: 'one-more' });
     // Still serving other methods after every refusal.
     assert.ok(await server.call('fs/readDirectory', { path: dir }));
+  });
+
+  it('refuses a tree of more folders than a connection may watch, where each folder costs a watch', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const server = await start();
+    const dir = realpathSync(tempDir('threadline-watch-'));
+    for (let i = 0; i < maxWatchedFolders; i++) mkdirSync(join(dir, `f${i}`));
+    const refused = await server.request('fs/watch', { path: dir, watchId: 'big' });
+    assert.equal(refused.error?.code, -32600);
+    assert.equal(
+      refused.error!.message,
+      `Cannot watch ${dir}: it has more than ${maxWatchedFolders} folders, the most a connection may watch; watch a smaller folder`,
+    );
+    // One of its folders is fine.
+    await server.call('fs/watch', { path: join(dir, 'f0'), watchId: 'small' });
   });
 
   describe('over WebSocket, per connection', () => {
