@@ -22,14 +22,15 @@ const reasons: Record<string, string> = {
 };
 
 /** A filesystem failure as a JSON-RPC error: the path, a readable reason, and the errno code as data. */
-function fsError(action: string, path: string, error: unknown): RpcError {
+export function fsError(action: string, path: string, error: unknown): RpcError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (!code) return new RpcError(ErrorCodes.internalError, `Cannot ${action} ${path}: ${String(error)}`);
   const reason = reasons[code] ?? (error as Error).message;
   return new RpcError(ErrorCodes.invalidRequest, `Cannot ${action} ${path}: ${reason}`, { code, path });
 }
 
-function absolute(field: string, path: string): string {
+/** The path as given, or invalid params when it is not absolute: the one rule every fs/* path meets. */
+export function absolute(field: string, path: string): string {
   if (!isAbsolute(path))
     throw invalidParams(`Invalid params: ${field}: expected an absolute path, got "${path}"`);
   return path;

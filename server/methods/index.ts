@@ -20,6 +20,8 @@ import { appHandlers } from './apps';
 import { pluginHandlers } from './plugins';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
+import { fsWatchHandlers } from './fsWatch';
+import { permissionProfileHandlers } from './permissionProfiles';
 import { fuzzySearchHandlers } from './fuzzySearch';
 import { threadSectionHandlers } from './threadSections';
 import { threadGoalHandlers } from './threadGoal';
@@ -48,6 +50,8 @@ export function methodHandlers(services: Services): HandlerTable {
     ...pluginHandlers(services),
     ...configHandlers(services),
     ...fsHandlers(),
+    ...fsWatchHandlers(services.log),
+    ...permissionProfileHandlers(services),
     ...fuzzySearchHandlers(),
     ...threadSectionHandlers(services),
     ...cloudOnlyHandlers(),

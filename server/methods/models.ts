@@ -1,6 +1,7 @@
-// model/list and modelProvider/list: what a client's model picker offers.
+// model/list, modelProvider/list and modelProvider/capabilities/read: what a client's model picker offers.
 import { apiKeyFor } from '../account/credentials';
 import { describeModel } from '../config/modelCatalog';
+import { hostedToolsByWire } from '../providers/capabilities';
 import type { ModelProviderSummary } from '../protocol/modelMethods';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
 import type { ProviderConfig } from '../providers/types';
@@ -34,6 +35,14 @@ export function modelHandlers(services: Services): HandlerTable {
         data: models.slice(start, end),
         nextCursor: end < models.length ? encodeCursor(provider.id, end) : null,
       };
+    },
+
+    // For the default provider: the reference's params name none.
+    'modelProvider/capabilities/read': async (): Promise<ResultOf<'modelProvider/capabilities/read'>> => {
+      const { defaults } = await services.loadedConfig();
+      const { webSearch, imageGeneration } =
+        hostedToolsByWire[(await services.provider(defaults.modelProvider)).wireApi];
+      return { imageGeneration, webSearch };
     },
 
     'modelProvider/list': async (): Promise<ResultOf<'modelProvider/list'>> => {

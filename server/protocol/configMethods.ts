@@ -169,3 +169,20 @@ export type CollaborationModeMask = Static<typeof CollaborationModeMask>;
 
 export const CollaborationModeListParams = Params({});
 export const CollaborationModeListResponse = Shape({ data: Type.Array(CollaborationModeMask) });
+
+export const PermissionProfileListParams = Params({
+  cursor: Opt(Type.String()),
+  /** Accepted for the reference's sake: project config may not change approval policy or sandbox. */
+  cwd: Opt(Type.String()),
+  limit: Opt(Type.Integer({ minimum: 0 })),
+});
+export const PermissionProfileSummary = Shape({
+  id: Type.String(),
+  description: Nullable(Type.String()),
+  /** False when requirements.toml forbids the preset's approval policy or sandbox mode. */
+  allowed: Type.Boolean(),
+});
+export const PermissionProfileListResponse = Shape({
+  data: Type.Array(PermissionProfileSummary),
+  nextCursor: Nullable(Type.String()),
+});

@@ -53,6 +53,22 @@ export const FsCopyParams = Params({
 });
 export const FsCopyResponse = Empty;
 
+export const FsWatchParams = Params({
+  /** An existing file or directory; a directory is watched with everything under it. */
+  path: AbsolutePath,
+  /** Chosen by the client, unique on its connection; names the watch in fs/changed and fs/unwatch. */
+  watchId: Type.String({ minLength: 1 }),
+});
+export const FsWatchResponse = Shape({ path: Type.String({ description: 'The canonical path watched' }) });
+
+export const FsUnwatchParams = Params({ watchId: Type.String() });
+export const FsUnwatchResponse = Empty;
+
+export const fsWatchNotifications = {
+  /** What changed under a watch, gathered over a short quiet period so a burst is one notification. */
+  'fs/changed': Shape({ watchId: Type.String(), changedPaths: Type.Array(AbsolutePath) }),
+} as const;
+
 export const FuzzyFileSearchParams = Params({
   query: Type.String(),
   roots: Type.Array(Type.String()),

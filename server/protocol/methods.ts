@@ -73,6 +73,10 @@ export const clientRequests = {
   'account/rateLimits/read': { params: A.GetAccountRateLimitsParams, result: A.GetAccountRateLimitsResponse },
   'model/list': { params: M.ModelListParams, result: M.ModelListResponse },
   'modelProvider/list': { params: M.ModelProviderListParams, result: M.ModelProviderListResponse },
+  'modelProvider/capabilities/read': {
+    params: M.ModelProviderCapabilitiesReadParams,
+    result: M.ModelProviderCapabilitiesReadResponse,
+  },
   'command/exec': { params: C.CommandExecParams, result: C.CommandExecResponse },
   'command/exec/write': { params: C.CommandExecWriteParams, result: T.EmptyResponse },
   'command/exec/resize': { params: C.CommandExecResizeParams, result: T.EmptyResponse },
@@ -144,6 +148,10 @@ export const clientRequests = {
     params: Cfg.ConfigRequirementsReadParams,
     result: Cfg.ConfigRequirementsReadResponse,
   },
+  'permissionProfile/list': {
+    params: Cfg.PermissionProfileListParams,
+    result: Cfg.PermissionProfileListResponse,
+  },
   'experimentalFeature/list': {
     params: Cfg.ExperimentalFeatureListParams,
     result: Cfg.ExperimentalFeatureListResponse,
@@ -165,6 +173,8 @@ export const clientRequests = {
   'fs/readDirectory': { params: Fs.FsReadDirectoryParams, result: Fs.FsReadDirectoryResponse },
   'fs/remove': { params: Fs.FsRemoveParams, result: Fs.FsRemoveResponse },
   'fs/copy': { params: Fs.FsCopyParams, result: Fs.FsCopyResponse },
+  'fs/watch': { params: Fs.FsWatchParams, result: Fs.FsWatchResponse },
+  'fs/unwatch': { params: Fs.FsUnwatchParams, result: Fs.FsUnwatchResponse },
   fuzzyFileSearch: { params: Fs.FuzzyFileSearchParams, result: Fs.FuzzyFileSearchResponse },
   'fuzzyFileSearch/sessionStart': {
     params: Fs.FuzzyFileSearchSessionStartParams,

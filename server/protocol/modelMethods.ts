@@ -61,3 +61,10 @@ export const ModelProviderListResponse = Shape({
   defaultProviderId: Type.String(),
   canChangeDefault: Type.Boolean(),
 });
+
+export const ModelProviderCapabilitiesReadParams = Params({});
+/** Hosted tools the configured default provider gets from this server. */
+export const ModelProviderCapabilitiesReadResponse = Shape({
+  imageGeneration: Type.Boolean(),
+  webSearch: Type.Boolean(),
+});

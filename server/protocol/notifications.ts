@@ -13,7 +13,7 @@ import { windowsSandboxNotifications } from './feedbackMethods';
 import { externalAgentConfigNotifications } from './externalAgentConfig';
 import { skillNotifications } from './skillMethods';
 import { appNotifications } from './appMethods';
-import { fuzzySearchNotifications } from './fsMethods';
+import { fsWatchNotifications, fuzzySearchNotifications } from './fsMethods';
 import { itemUpdateNotifications } from './itemUpdates';
 import { threadSectionNotifications } from './threadSectionMethods';
 import { threadGoalNotifications } from './threadGoal';
@@ -40,6 +40,7 @@ export const serverNotifications = {
   ...skillNotifications,
   ...appNotifications,
   ...fuzzySearchNotifications,
+  ...fsWatchNotifications,
   ...itemUpdateNotifications,
   ...threadSectionNotifications,
   ...threadGoalNotifications,
