@@ -21,6 +21,7 @@ import * as P from './pluginMethods';
 import * as Fs from './fsMethods';
 import * as I from './threadImport';
 import * as G from './threadGoal';
+import * as Ti from './threadItemsMethods';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
 
@@ -51,6 +52,8 @@ export const clientRequests = {
   'thread/revert': { params: T.ThreadRevertParams, result: T.ThreadResponse },
   'thread/delete': { params: T.ThreadIdParams, result: T.EmptyResponse },
   'thread/turns/list': { params: T.ThreadTurnsListParams, result: T.ThreadTurnsListResponse },
+  'thread/items/list': { params: Ti.ThreadItemsListParams, result: Ti.ThreadItemsListResponse },
+  'thread/inject_items': { params: Ti.ThreadInjectItemsParams, result: Ti.ThreadInjectItemsResponse },
   'thread/goal/set': { params: G.ThreadGoalSetParams, result: G.ThreadGoalSetResponse },
   'thread/goal/get': { params: G.ThreadGoalGetParams, result: G.ThreadGoalGetResponse },
   'thread/goal/clear': { params: G.ThreadGoalClearParams, result: G.ThreadGoalClearResponse },

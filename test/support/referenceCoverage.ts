@@ -23,8 +23,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'threadSection/create',
   'threadSection/update',
   'threadSection/delete',
-  'thread/items/list',
-  'thread/inject_items',
   'hooks/list',
   'marketplace/add',
   'marketplace/remove',
