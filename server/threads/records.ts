@@ -330,5 +330,11 @@ const TURN_RECORDS = new Set<RolloutRecord['type']>([
 
 /** The records that make up the given turns (a fork's copy), in their order, times included. */
 export function turnRecordsOf(records: RolloutRecord[], turnIds: ReadonlySet<string>): RolloutRecord[] {
-  return records.filter((r) => TURN_RECORDS.has(r.type) && turnIds.has((r as { turnId: string }).turnId));
+  let after: string | null = null;
+  return records.filter((r) => {
+    if (r.type === 'turn_started') after = r.turnId;
+    // Injected items go with the turn they followed (or before every turn).
+    if (r.type === 'injected') return after === null || turnIds.has(after);
+    return TURN_RECORDS.has(r.type) && turnIds.has((r as { turnId: string }).turnId);
+  });
 }
