@@ -22,6 +22,7 @@ import * as Fs from './fsMethods';
 import * as I from './threadImport';
 import * as G from './threadGoal';
 import * as Ti from './threadItemsMethods';
+import * as Mt from './mcpToolCallMethods';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
 
@@ -82,6 +83,7 @@ export const clientRequests = {
     specOnly: true,
   },
   'mcpServerStatus/list': { params: Mcp.ListMcpServerStatusParams, result: Mcp.ListMcpServerStatusResponse },
+  'mcpServer/tool/call': { params: Mt.McpServerToolCallParams, result: Mt.McpServerToolCallResponse },
   'mcpServer/resource/read': { params: Mcp.McpResourceReadParams, result: Mcp.McpResourceReadResponse },
   'config/mcpServer/reload': { params: Mcp.McpServerRefreshParams, result: Mcp.McpServerRefreshResponse },
   'mcpServer/oauth/login': { params: Mcp.McpServerOauthLoginParams, result: Mcp.McpServerOauthLoginResponse },

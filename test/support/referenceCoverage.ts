@@ -37,7 +37,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'modelProvider/config/write',
   'modelProvider/capabilities/read',
   'permissionProfile/list',
-  'mcpServer/tool/call',
   'account/usage/read',
   'externalAgentConfig/import/recordHistory',
   'externalAgentConfig/import/readHistories',
