@@ -33,13 +33,21 @@ export function injectItemsHandler(services: Services): Handler<'thread/inject_i
       return entry;
     });
     // A running turn is mid-request: items slipped in now would land between its tool calls and
-    // their results. Wait for the turn to end (or steer it with turn/steer).
-    const turn = services.loaded.get(params.threadId)?.turn;
-    if (turn)
-      throw invalidRequest(
-        `a turn is running on thread ${params.threadId} (${turn.turnId}): inject items after it ends, or use turn/steer`,
-      );
-    if (entries.length) await store.append(params.threadId, [{ type: 'injected', ts: Date.now(), entries }]);
+    // their results. Wait for the turn to end (or steer it with turn/steer). Checked inside the
+    // store's exclusive append, so a turn starting meanwhile cannot slip in between.
+    const refuseWhileRunning = () => {
+      const turn = services.loaded.get(params.threadId)?.turn;
+      if (turn)
+        throw invalidRequest(
+          `a turn is running on thread ${params.threadId} (${turn.turnId}): inject items after it ends, or use turn/steer`,
+        );
+    };
+    refuseWhileRunning();
+    if (entries.length)
+      await store.appendFrom(params.threadId, () => {
+        refuseWhileRunning();
+        return [{ type: 'injected', ts: Date.now(), entries }];
+      });
     return {};
   };
 }
