@@ -13,6 +13,7 @@ import { validateServerMessage } from '../support/codexSchema';
 import { answerTrust, FIXTURE, MARKERS, stdioServer, trustQuestion } from '../support/mcpFixture';
 import type { MessageLog } from '../support/messageLog';
 import { repoRoot } from '../support/paths';
+import { checkedCall, errorOf } from '../support/referenceCalls';
 import { ServerProcess, tempDir } from '../support/serverProcess';
 
 const APPS = `
@@ -27,22 +28,9 @@ approval_mode = "approve"
 enabled = false
 `;
 
-async function checked<T>(server: MessageLog, params: unknown): Promise<T> {
-  const response = await server.request('mcpServer/tool/call', params);
-  assert.equal(response.error, undefined, `failed: ${JSON.stringify(response.error)}`);
-  assert.deepEqual(
-    validateServerMessage(response, 'mcpServer/tool/call'),
-    [],
-    'matches the reference schema',
-  );
-  return response.result as T;
-}
-
-async function errorOf(server: MessageLog, params: unknown) {
-  const response = await server.request('mcpServer/tool/call', params);
-  assert.ok(response.error, `${JSON.stringify(params)} should fail`);
-  return response.error as { code: number; message: string };
-}
+const METHOD = 'mcpServer/tool/call';
+const checked = <T>(server: MessageLog, params: unknown) => checkedCall<T>(server, METHOD, params);
+const refusal = (server: MessageLog, params: unknown) => errorOf(server, METHOD, params);
 
 describe('mcpServer/tool/call', function () {
   this.timeout(40_000);
@@ -93,7 +81,7 @@ describe('mcpServer/tool/call', function () {
   it('refuses what the approval rule or the apps do not allow, and runs what config.toml approved', async () => {
     const s = await start();
     const threadId = await startThread(s);
-    const destructive = await errorOf(s, {
+    const destructive = await refusal(s, {
       threadId,
       server: 'notes',
       tool: 'drop_table',
@@ -111,14 +99,14 @@ describe('mcpServer/tool/call', function () {
       { content: [{ type: 'text', text: 'dropped users' }], isError: false },
     );
     assert.equal(readFileSync(join(markers, 'dropped'), 'utf8'), 'users');
-    const leftOut = await errorOf(s, { threadId, server: 'db', tool: 'count', arguments: { to: 1 } });
+    const leftOut = await refusal(s, { threadId, server: 'db', tool: 'count', arguments: { to: 1 } });
     assert.match(leftOut.message, /apps configuration leaves out count/);
     await s.stop();
 
     // Under `untrusted`, a tool that does not say it only reads asks too: refused.
     const strict = await start('', 'untrusted');
     const strictThread = await startThread(strict);
-    const note = await errorOf(strict, {
+    const note = await refusal(strict, {
       threadId: strictThread,
       server: 'notes',
       tool: 'note',
@@ -148,7 +136,7 @@ describe('mcpServer/tool/call', function () {
     writeFileSync(join(project, '.codex', 'config.toml'), table);
     const threadId = await startThread(s, project);
     const call = { threadId, server: 'proj', tool: 'echo', arguments: { text: 'p' } };
-    const refused = await errorOf(s, call);
+    const refused = await refusal(s, call);
     assert.equal(refused.code, -32600);
     assert.match(refused.message, /"proj" of .*config\.toml is not trusted/);
     assert.ok(!s.stderr.includes('fixture proj-v1 starting'), 'nothing of the project ran');
@@ -175,13 +163,13 @@ describe('mcpServer/tool/call', function () {
       { threadId, server: 'nowhere', tool: 'echo' },
       { threadId, server: 'notes', tool: 'no_such_tool' },
     ];
-    for (const params of bad) assert.equal((await errorOf(s, params)).code, -32602, JSON.stringify(params));
+    for (const params of bad) assert.equal((await refusal(s, params)).code, -32602, JSON.stringify(params));
     assert.match(
-      (await errorOf(s, { threadId, server: 'nowhere', tool: 'echo' })).message,
+      (await refusal(s, { threadId, server: 'nowhere', tool: 'echo' })).message,
       /configured: notes, db/,
     );
     const unknown = '00000000-0000-7000-8000-000000000000';
-    const error = await errorOf(s, { threadId: unknown, server: 'notes', tool: 'echo' });
+    const error = await refusal(s, { threadId: unknown, server: 'notes', tool: 'echo' });
     assert.match(error.message, new RegExp(`thread not found: ${unknown}`));
   });
 });

@@ -8,7 +8,7 @@ import { useModelServer } from '../fixtures/modelServer/server';
 import type { RecordedRequest } from '../fixtures/modelServer/scenario';
 import { agentEnv, agentHome, runTurn, startThread, startTurn, turnCompleted } from '../support/agent';
 import { validateServerMessage } from '../support/codexSchema';
-import type { MessageLog } from '../support/messageLog';
+import { assertEachExtendsPrevious, checkedCall, errorOf, inputOf } from '../support/referenceCalls';
 import { tempDir, useServers } from '../support/serverProcess';
 
 interface Entry {
@@ -21,25 +21,11 @@ interface Page {
   backwardsCursor: string | null;
 }
 
-async function checked<T>(server: MessageLog, method: string, params: unknown): Promise<T> {
-  const response = await server.request(method, params);
-  assert.equal(response.error, undefined, `${method} failed: ${JSON.stringify(response.error)}`);
-  assert.deepEqual(validateServerMessage(response, method), [], `${method} matches the reference schema`);
-  return response.result as T;
-}
-
-async function errorOf(server: MessageLog, method: string, params: unknown) {
-  const response = await server.request(method, params);
-  assert.ok(response.error, `${method} ${JSON.stringify(params)} should fail`);
-  return response.error as { code: number; message: string };
-}
-
 const userText = (text: string) => ({
   type: 'message',
   role: 'user',
   content: [{ type: 'input_text', text }],
 });
-const inputOf = (request: RecordedRequest) => request.body.input as unknown[];
 
 describe('thread items: list and inject', () => {
   const model = useModelServer();
@@ -62,7 +48,7 @@ describe('thread items: list and inject', () => {
       assert.equal(turn.status, 'completed');
       turnIds.push(turn.id);
     }
-    const all = await checked<Page>(server, 'thread/items/list', { threadId, limit: 100 });
+    const all = await checkedCall<Page>(server, 'thread/items/list', { threadId, limit: 100 });
     assert.deepEqual(
       all.data.map((e) => [e.turnId, e.item.type]),
       turnIds.flatMap((id) => [
@@ -81,7 +67,7 @@ describe('thread items: list and inject', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: Page = await checked(server, 'thread/items/list', { threadId, limit: 2, cursor });
+      const page: Page = await checkedCall(server, 'thread/items/list', { threadId, limit: 2, cursor });
       seen.push(...page.data.map((e) => e.item.id));
       cursor = page.nextCursor;
       pages++;
@@ -93,7 +79,7 @@ describe('thread items: list and inject', () => {
     );
 
     // Descending, and back again with the backwards cursor.
-    const newest = await checked<Page>(server, 'thread/items/list', {
+    const newest = await checkedCall<Page>(server, 'thread/items/list', {
       threadId,
       limit: 2,
       sortDirection: 'desc',
@@ -105,7 +91,7 @@ describe('thread items: list and inject', () => {
         .reverse()
         .map((e) => e.item.id),
     );
-    const older = await checked<Page>(server, 'thread/items/list', {
+    const older = await checkedCall<Page>(server, 'thread/items/list', {
       threadId,
       limit: 2,
       sortDirection: 'desc',
@@ -118,7 +104,7 @@ describe('thread items: list and inject', () => {
         .reverse()
         .map((e) => e.item.id),
     );
-    const forward = await checked<Page>(server, 'thread/items/list', {
+    const forward = await checkedCall<Page>(server, 'thread/items/list', {
       threadId,
       sortDirection: 'asc',
       cursor: older.backwardsCursor,
@@ -130,9 +116,9 @@ describe('thread items: list and inject', () => {
 
     // One turn, from an item anchor.
     const second = all.data.filter((e) => e.turnId === turnIds[1]);
-    const inTurn = await checked<Page>(server, 'thread/items/list', { threadId, turnId: turnIds[1] });
+    const inTurn = await checkedCall<Page>(server, 'thread/items/list', { threadId, turnId: turnIds[1] });
     assert.deepEqual(inTurn.data, second);
-    const after = await checked<Page>(server, 'thread/items/list', {
+    const after = await checkedCall<Page>(server, 'thread/items/list', {
       threadId,
       turnId: turnIds[1],
       cursor: { type: 'item', itemId: second[0]!.item.id },
@@ -151,11 +137,14 @@ describe('thread items: list and inject', () => {
     );
     // Into a thread with no turns yet: they come before the first message.
     assert.deepEqual(
-      await checked(first, 'thread/inject_items', { threadId, items: [userText('seeded before any turn')] }),
+      await checkedCall(first, 'thread/inject_items', {
+        threadId,
+        items: [userText('seeded before any turn')],
+      }),
       {},
     );
     assert.equal((await runTurn(first, threadId, 'one')).status, 'completed');
-    await checked(first, 'thread/inject_items', {
+    await checkedCall(first, 'thread/inject_items', {
       threadId,
       items: [
         userText('injected after one'),
@@ -166,7 +155,7 @@ describe('thread items: list and inject', () => {
     const refused = await errorOf(first, 'thread/inject_items', { threadId, items: [userText('mid-turn')] });
     assert.match(refused.message, /a turn is running on thread/);
     assert.equal((await turnCompleted(first, running.id)).status, 'completed');
-    await checked(first, 'thread/inject_items', { threadId, items: [userText('injected after two')] });
+    await checkedCall(first, 'thread/inject_items', { threadId, items: [userText('injected after two')] });
     await first.stop();
 
     const second = await start(home, 'threadline_vscode', agentEnv);
@@ -175,14 +164,7 @@ describe('thread items: list and inject', () => {
 
     const requests = model.requests;
     assert.equal(requests.length, 3);
-    for (let i = 1; i < requests.length; i++) {
-      const before = inputOf(requests[i - 1]!);
-      assert.deepEqual(
-        inputOf(requests[i]!).slice(0, before.length),
-        before,
-        `request ${i + 1} extends ${i}`,
-      );
-    }
+    assertEachExtendsPrevious(requests);
     const texts = (request: RecordedRequest) => JSON.stringify(inputOf(request));
     const order = (request: RecordedRequest, words: string[]) =>
       words.map((word) => texts(request).indexOf(word));
