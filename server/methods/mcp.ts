@@ -7,6 +7,7 @@ import type { HandlerTable } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
 import { announceApps } from './apps';
+import { mcpToolCallHandler } from './mcpToolCall';
 
 const DEFAULT_PAGE = 100;
 const DEFAULT_LOGIN_TIMEOUT_SECS = 300;
@@ -37,6 +38,8 @@ export function mcpHandlers(services: Services): HandlerTable {
   };
 
   return {
+    'mcpServer/tool/call': mcpToolCallHandler(services),
+
     'mcpServerStatus/list': async (params) => {
       const all = params.serverName ? [await named(params.serverName)] : await listed(params.threadId);
       const start = params.cursor ? Number(params.cursor) : 0;

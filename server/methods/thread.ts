@@ -9,6 +9,8 @@ import type { Services } from '../services';
 import type { ThreadSummary } from '../threads/summary';
 import type { ThreadSessions } from './threadSessions';
 import { settleOrphanedTurns } from './threadView';
+import { injectItemsHandler } from './injectItems';
+import { itemsListHandler } from './itemsList';
 import { turnsListHandler } from './turnsList';
 import { revertDroppedTurns } from '../checkpoints/turnUndo';
 import { searchPage, type SearchFilters } from './threadListSearch';
@@ -150,6 +152,8 @@ export function threadHandlers(services: Services, sessions: ThreadSessions): Ha
     },
 
     'thread/turns/list': turnsListHandler(services),
+    'thread/items/list': itemsListHandler(services),
+    'thread/inject_items': injectItemsHandler(services),
   };
   return handlers;
 }

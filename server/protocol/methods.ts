@@ -22,6 +22,8 @@ import * as Fs from './fsMethods';
 import * as I from './threadImport';
 import * as Sec from './threadSectionMethods';
 import * as G from './threadGoal';
+import * as Ti from './threadItemsMethods';
+import * as Mt from './mcpToolCallMethods';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
 
@@ -57,6 +59,8 @@ export const clientRequests = {
   'threadSection/update': { params: Sec.ThreadSectionUpdateParams, result: Sec.ThreadSectionResponse },
   'threadSection/delete': { params: Sec.ThreadSectionDeleteParams, result: T.EmptyResponse },
   'thread/section/move': { params: Sec.ThreadSectionMoveParams, result: T.EmptyResponse },
+  'thread/items/list': { params: Ti.ThreadItemsListParams, result: Ti.ThreadItemsListResponse },
+  'thread/inject_items': { params: Ti.ThreadInjectItemsParams, result: Ti.ThreadInjectItemsResponse },
   'thread/goal/set': { params: G.ThreadGoalSetParams, result: G.ThreadGoalSetResponse },
   'thread/goal/get': { params: G.ThreadGoalGetParams, result: G.ThreadGoalGetResponse },
   'thread/goal/clear': { params: G.ThreadGoalClearParams, result: G.ThreadGoalClearResponse },
@@ -89,6 +93,7 @@ export const clientRequests = {
     specOnly: true,
   },
   'mcpServerStatus/list': { params: Mcp.ListMcpServerStatusParams, result: Mcp.ListMcpServerStatusResponse },
+  'mcpServer/tool/call': { params: Mt.McpServerToolCallParams, result: Mt.McpServerToolCallResponse },
   'mcpServer/resource/read': { params: Mcp.McpResourceReadParams, result: Mcp.McpResourceReadResponse },
   'config/mcpServer/reload': { params: Mcp.McpServerRefreshParams, result: Mcp.McpServerRefreshResponse },
   'mcpServer/oauth/login': { params: Mcp.McpServerOauthLoginParams, result: Mcp.McpServerOauthLoginResponse },

@@ -14,6 +14,7 @@
 //   {"type":"model","ts":…,"turnId":"…","entry":{"kind":…}}   what the model saw or said, verbatim
 //   {"type":"compacted","ts":…,"turnId":"…","replacement":[…]} the model's history so far, summarized
 //   {"type":"goal_set","ts":…,"goal":{objective, status, tokenBudget, createdAt (s)}|null}  the thread's goal
+//   {"type":"injected","ts":…,"entries":[…]}  model entries a client appended (thread/inject_items), after the last turn
 //   {"type":"git_info_set","ts":…,"gitInfo":{sha, branch, originUrl}|null}  replaces the meta's gitInfo
 //
 // Markers never rewrite earlier lines: folding applies them, so every reader sees the pruned
@@ -56,7 +57,8 @@ export type RolloutRecord =
   | { type: 'model'; ts: number; turnId: string; entry: ModelEntry }
   | { type: 'compacted'; ts: number; turnId: string; replacement: ModelEntry[] }
   | { type: 'goal_set'; ts: number; goal: StoredGoal | null }
-  | { type: 'git_info_set'; ts: number; gitInfo: GitInfo | null };
+  | { type: 'git_info_set'; ts: number; gitInfo: GitInfo | null }
+  | { type: 'injected'; ts: number; entries: ModelEntry[] };
 
 /** A thread's goal as recorded; the protocol's ThreadGoal adds the thread id and the counters. */
 export interface StoredGoal {
@@ -124,6 +126,8 @@ function wellFormed(record: Fields): boolean {
       return (
         isString(record.turnId) && Array.isArray(record.replacement) && record.replacement.every(isModelEntry)
       );
+    case 'injected':
+      return Array.isArray(record.entries) && record.entries.every(isModelEntry);
     case 'goal_set':
       return record.goal === null || isStoredGoal(record.goal);
     case 'git_info_set':
@@ -192,6 +196,8 @@ export function foldHistory(initialMeta: ThreadMeta, records: Iterable<RolloutRe
   const byId = new Map<string, Turn>();
   const startedMs = new Map<string, number>();
   const modelOps = new Map<string, ModelOp[]>();
+  /** What was injected before the first turn. */
+  const preamble: ModelOp[] = [];
   const opsOf = (turnId: string) => {
     let ops = modelOps.get(turnId);
     if (!ops) modelOps.set(turnId, (ops = []));
@@ -224,6 +230,12 @@ export function foldHistory(initialMeta: ThreadMeta, records: Iterable<RolloutRe
       case 'compacted':
         if (byId.has(record.turnId)) opsOf(record.turnId).push({ reset: record.replacement });
         break;
+      case 'injected': {
+        // Belongs with the turn it followed (a rollback of that turn drops it too).
+        const after = turns[turns.length - 1];
+        for (const entry of record.entries) (after ? opsOf(after.id) : preamble).push({ entry });
+        break;
+      }
       case 'turn_completed': {
         const turn = byId.get(record.turnId);
         if (!turn) break;
@@ -253,7 +265,7 @@ export function foldHistory(initialMeta: ThreadMeta, records: Iterable<RolloutRe
       }
     }
   }
-  const modelHistory = assembleModelHistory(turns, modelOps);
+  const modelHistory = assembleModelHistory(preamble, turns, modelOps);
   return {
     meta,
     name,
@@ -269,10 +281,14 @@ export function foldHistory(initialMeta: ThreadMeta, records: Iterable<RolloutRe
 type ModelOp = { entry: ModelEntry } | { reset: ModelEntry[] };
 
 /** The model's history over the turns that remain: a compaction replaces everything before it. */
-function assembleModelHistory(turns: Turn[], modelOps: Map<string, ModelOp[]>): ModelEntry[] {
+function assembleModelHistory(
+  preamble: ModelOp[],
+  turns: Turn[],
+  modelOps: Map<string, ModelOp[]>,
+): ModelEntry[] {
   let entries: ModelEntry[] = [];
-  for (const turn of turns) {
-    for (const op of modelOps.get(turn.id) ?? []) {
+  for (const ops of [preamble, ...turns.map((turn) => modelOps.get(turn.id) ?? [])]) {
+    for (const op of ops) {
       if ('entry' in op) entries.push(op.entry);
       else entries = [...op.reset];
     }
@@ -314,5 +330,11 @@ const TURN_RECORDS = new Set<RolloutRecord['type']>([
 
 /** The records that make up the given turns (a fork's copy), in their order, times included. */
 export function turnRecordsOf(records: RolloutRecord[], turnIds: ReadonlySet<string>): RolloutRecord[] {
-  return records.filter((r) => TURN_RECORDS.has(r.type) && turnIds.has((r as { turnId: string }).turnId));
+  let after: string | null = null;
+  return records.filter((r) => {
+    if (r.type === 'turn_started') after = r.turnId;
+    // Injected items go with the turn they followed (or before every turn).
+    if (r.type === 'injected') return after === null || turnIds.has(after);
+    return TURN_RECORDS.has(r.type) && turnIds.has((r as { turnId: string }).turnId);
+  });
 }

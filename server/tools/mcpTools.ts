@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { parseArguments, type AgentTool, type ToolContext, type ToolResult } from '../agent/tool';
 import type { AppToolApproval } from '../apps/appConfig';
+import type { AskForApproval } from '../protocol/enums';
 import type { ToolHints, ToolPolicyOf } from '../apps/appToolPolicy';
 import type { McpConnection, CallToolResult } from '../mcp/connection';
 import type { McpTool, McpToolCallItem } from '../protocol/mcp';
@@ -53,7 +54,7 @@ export function mcpTools(connections: McpConnection[], policyOf: ToolPolicyOf): 
   return tools;
 }
 
-function hintsOf(tool: McpTool): ToolHints {
+export function hintsOf(tool: McpTool): ToolHints {
   const annotations = (
     typeof tool.annotations === 'object' && tool.annotations ? tool.annotations : {}
   ) as Annotations;
@@ -67,6 +68,15 @@ function hintsOf(tool: McpTool): ToolHints {
 
 /** Whether a call must ask the user first, by the app's approval mode. */
 function mustAsk(approval: AppToolApproval, hints: ToolHints, context: ToolContext): boolean {
+  return needsApproval(approval, hints, context.permissions.approvalPolicy);
+}
+
+/** The approval rule itself, for the agent's calls and a client's direct ones (mcpServer/tool/call). */
+export function needsApproval(
+  approval: AppToolApproval,
+  hints: ToolHints,
+  approvalPolicy: AskForApproval,
+): boolean {
   switch (approval) {
     case 'approve':
       return false;
@@ -75,7 +85,7 @@ function mustAsk(approval: AppToolApproval, hints: ToolHints, context: ToolConte
     case 'writes':
       return !hints.readOnly;
     case 'auto':
-      return hints.destructive || (context.permissions.approvalPolicy === 'untrusted' && !hints.readOnly);
+      return hints.destructive || (approvalPolicy === 'untrusted' && !hints.readOnly);
   }
 }
 

@@ -19,6 +19,7 @@ import {
   startTurn,
   turnCompleted,
 } from '../support/agent';
+import { assertEachExtendsPrevious } from '../support/referenceCalls';
 import { tempDir, useServers } from '../support/serverProcess';
 import { until } from '../support/until';
 
@@ -29,7 +30,6 @@ describe('prompt caching', () => {
   const start = useServers();
 
   const toolsOf = (request: RecordedRequest) => JSON.stringify(request.body.tools);
-  const inputOf = (request: RecordedRequest) => request.body.input as unknown[];
 
   it('keeps the prompt and tools fixed and only appends, across a policy change, plan mode, a restart and a compaction', async () => {
     const home = agentHome('responses', model.baseUrl);
@@ -64,14 +64,7 @@ describe('prompt caching', () => {
     }
     assert.doesNotMatch(instructionsOf(requests[0]!), /\d{4}-\d{2}-\d{2}|Keep it short|Working directory:/);
     // Each request starts with the whole of the one before it.
-    for (let i = 1; i < requests.length; i++) {
-      const before = inputOf(requests[i - 1]!);
-      assert.deepEqual(
-        inputOf(requests[i]!).slice(0, before.length),
-        before,
-        `request ${i + 1} extends ${i}`,
-      );
-    }
+    assertEachExtendsPrevious(requests);
     // The first turn told the whole context; the policy and plan mode came as updates; the resumed
     // thread kept both (its settings were saved), so the fourth turn added nothing.
     const told = contextMessagesOf(requests[3]!);

@@ -8,7 +8,7 @@ import { useModelServer } from '../fixtures/modelServer/server';
 import type { RecordedRequest } from '../fixtures/modelServer/scenario';
 import { agentEnv, agentHome, contextMessagesOf, runTurn, startThread } from '../support/agent';
 import { validateServerMessage } from '../support/codexSchema';
-import type { MessageLog } from '../support/messageLog';
+import { assertEachExtendsPrevious, checkedCall, errorOf, inputOf } from '../support/referenceCalls';
 import { tempDir, useServers } from '../support/serverProcess';
 import { until } from '../support/until';
 
@@ -23,24 +23,11 @@ interface Goal {
   updatedAt: number;
 }
 
-/** Calls a method and checks its result against the reference schema's response for it. */
-async function checked<T>(server: MessageLog, method: string, params: unknown): Promise<T> {
-  const response = await server.request(method, params);
-  assert.equal(response.error, undefined, `${method} failed: ${JSON.stringify(response.error)}`);
-  assert.deepEqual(validateServerMessage(response, method), [], `${method} matches the reference schema`);
-  return response.result as T;
-}
-
-async function errorOf(server: MessageLog, method: string, params: unknown) {
-  const response = await server.request(method, params);
-  assert.ok(response.error, `${method} ${JSON.stringify(params)} should fail`);
-  return response.error as { code: number; message: string };
-}
+const checked = checkedCall;
 
 describe('thread goal and metadata', () => {
   const model = useModelServer();
   const start = useServers();
-  const inputOf = (request: RecordedRequest) => request.body.input as unknown[];
 
   it('checks results against the reference schema for real (a wrong goal is caught)', () => {
     const wrong = { id: 1, result: { goal: { threadId: 't', objective: 'x', status: 'done' } } };
@@ -195,14 +182,7 @@ describe('thread goal and metadata', () => {
 
     const requests = model.requests;
     assert.equal(requests.length, 4);
-    for (let i = 1; i < requests.length; i++) {
-      const before = inputOf(requests[i - 1]!);
-      assert.deepEqual(
-        inputOf(requests[i]!).slice(0, before.length),
-        before,
-        `request ${i + 1} extends ${i}`,
-      );
-    }
+    assertEachExtendsPrevious(requests);
     const instructions = (r: RecordedRequest) => JSON.stringify(r.body.instructions);
     for (const request of requests) {
       assert.equal(instructions(request), instructions(requests[0]!), 'the system prompt never changes');

@@ -267,4 +267,26 @@ describe('ThreadStore: rollback, revert and fork', () => {
     await store.append(whole.id, turn('t9', 'only in the fork'));
     assert.equal((await store.history(id)).turns.length, 2, 'the source is untouched');
   });
+
+  it('folds injected model entries after the turn they followed: rolled back with it, kept by a fork up to it', async () => {
+    const store = await open();
+    const { id } = await store.create(newThread());
+    const note = (text: string) => ({
+      type: 'injected' as const,
+      ts: Date.now(),
+      entries: [{ kind: 'developer', text }],
+    });
+    await store.append(id, [note('before any turn')]);
+    await store.append(id, turn('t1', 'first'));
+    await store.append(id, [note('after t1')]);
+    await store.append(id, turn('t2', 'second'));
+    await store.append(id, [note('after t2')]);
+    const texts = async (threadId: string) =>
+      (await store.history(threadId)).modelHistory.filter((e) => e.kind === 'developer').map((e) => e.text);
+    assert.deepEqual(await texts(id), ['before any turn', 'after t1', 'after t2']);
+    const fork = await store.fork(id, newThread(), 't1');
+    assert.deepEqual(await texts(fork.id), ['before any turn', 'after t1'], 'the fork stops at t1');
+    await store.rollback(id, 1);
+    assert.deepEqual(await texts(id), ['before any turn', 'after t1'], 'dropped with t2');
+  });
 });
