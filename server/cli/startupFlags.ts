@@ -5,7 +5,7 @@
 // back for the moment they load. Flags are set at run time: any on the command line would turn the
 // code cache down for every module.
 import { skipOptimizingCompiler } from '../optimizingCompiler';
-import { setV8Flag, withNodeFlags } from '../v8Flags';
+import { setV8Flag } from '../v8Flags';
 
 /**
  * V8 doubles the young generation under allocation pressure (up to 2 × 16 MiB) and never shrinks
@@ -24,19 +24,20 @@ const SMALL_YOUNG_GENERATION = '--semi-space-growth-factor=1';
  */
 const SMALL_HEAP_GROWTH = '--optimize-for-size';
 
-/** Before the core loads: what answering over stdio loads of Node's (its pipes), then the flag. */
+/**
+ * Before the core loads: what answering over stdio loads of Node's (its pipes), and the promise API
+ * behind node:fs's `promises` getter, which no lazy import covers (esbuild.mjs, lazyBuiltins) and which
+ * a request arriving before the running flags are set (a busy machine) would otherwise load under the
+ * changed flags, from source; then the flag.
+ */
 export function setStartupFlags(): void {
   module.require('node:net');
+  module.require('node:fs/promises');
   setV8Flag(SMALL_YOUNG_GENERATION);
 }
 
-/**
- * Once the handshake is answered, after the core's code cache is saved (under the flags it loaded
- * with): first what the warm-up loads of Node's at once through `fs.promises`, a getter of node:fs
- * that no lazy import covers (esbuild.mjs, lazyBuiltins), then the flags.
- */
+/** Once the handshake is answered, after the core's code cache is saved (under the flags it loaded with). */
 export function setRunningFlags(): void {
-  withNodeFlags(() => module.require('node:fs/promises'));
   setV8Flag(SMALL_HEAP_GROWTH);
   skipOptimizingCompiler();
 }
