@@ -1,60 +1,19 @@
-// Every method family's handlers, in one table for the dispatcher.
+// The dispatcher's table: the handshake's handlers load with the core; every other family (families.ts,
+// and the modules only it imports) is evaluated when the first other request arrives. A window that
+// only says hello, or a probe that exits after `initialize`, never pays for them (bench/startup.mjs).
+//
+// require, not import(): the core runs in a vm.Script without an ESM loader (as lazySchemas.ts).
+/* eslint-disable @typescript-eslint/no-require-imports */
 import type { HandlerTable } from '../rpc/dispatcher';
 import type { Services } from '../services';
+import type * as Families from './families';
 import { initializeHandlers } from './initialize';
-import { threadHandlers } from './thread';
-import { turnHandlers } from './turn';
-import { accountHandlers } from './account';
-import { modelHandlers } from './models';
-import { reviewHandlers } from './review';
-import { commandHandlers } from './command';
-import { backgroundTerminalHandlers } from './commandThread';
-import { ThreadSessions } from './threadSessions';
-import { feedbackHandlers } from './feedback';
-import { externalAgentConfigHandlers } from './externalAgentConfig';
-import { mcpHandlers } from './mcp';
-import { turnChangesHandlers } from './turnChanges';
-import { threadDeleteHandlers } from './threadDelete';
-import { skillHandlers } from './skills';
-import { appHandlers } from './apps';
-import { pluginHandlers } from './plugins';
-import { configHandlers } from './config';
-import { fsHandlers } from './fs';
-import { fsWatchHandlers } from './fsWatch';
-import { permissionProfileHandlers } from './permissionProfiles';
-import { fuzzySearchHandlers } from './fuzzySearch';
-import { threadSectionHandlers } from './threadSections';
-import { threadGoalHandlers } from './threadGoal';
-import { cloudOnlyHandlers } from './cloudOnly';
-import { worktreeHandlers } from './worktree';
 
 export function methodHandlers(services: Services): HandlerTable {
-  const sessions = new ThreadSessions(services);
-  return {
-    ...initializeHandlers(services.home, () => services.warmUp()),
-    ...threadHandlers(services, sessions),
-    ...threadGoalHandlers(services, sessions),
-    ...turnHandlers(services),
-    ...accountHandlers(services),
-    ...modelHandlers(services),
-    ...reviewHandlers(services, sessions),
-    ...commandHandlers(services),
-    ...backgroundTerminalHandlers(services),
-    ...feedbackHandlers(services),
-    ...externalAgentConfigHandlers(services),
-    ...mcpHandlers(services),
-    ...turnChangesHandlers(services),
-    ...threadDeleteHandlers(services),
-    ...skillHandlers(services),
-    ...appHandlers(services),
-    ...pluginHandlers(services),
-    ...configHandlers(services),
-    ...fsHandlers(),
-    ...fsWatchHandlers(services.log),
-    ...permissionProfileHandlers(services),
-    ...fuzzySearchHandlers(),
-    ...threadSectionHandlers(services),
-    ...cloudOnlyHandlers(),
-    ...worktreeHandlers(services),
-  };
+  const handshake: HandlerTable = initializeHandlers(services.home, () => services.warmUp());
+  let families: HandlerTable | undefined;
+  const rest = () => (families ??= (require('./families') as typeof Families).familyHandlers(services));
+  return new Proxy(handshake, {
+    get: (table, method: keyof HandlerTable) => (method in table ? table[method] : rest()[method]),
+  });
 }

@@ -34,4 +34,15 @@ describe('the core at load', () => {
       'server/protocol/schema.ts',
     ]);
   });
+
+  it('evaluates, of the method handlers, only the handshake’s (the others load with the first other request)', () => {
+    const atLoad = loadedWith('server/core.ts');
+    const families = meta.inputs['server/methods/families.ts']!.imports.map((i) => i.path);
+    assert.ok(families.includes('server/methods/worktree.ts'), 'the record names the families');
+    assert.deepEqual(
+      ['server/methods/families.ts', ...families].filter((file) => atLoad.has(file)),
+      [],
+    );
+    assert.ok(atLoad.has('server/methods/initialize.ts'));
+  });
 });
