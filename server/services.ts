@@ -217,16 +217,18 @@ export class Services {
   }
 
   /**
-   * Starts loading what thread methods need, without making anyone wait for it; not once the server
+   * Starts loading what thread methods need (and `load`: the method families), without making anyone
+   * wait for it; not once the server
    * is closing (a client that ended its input right after the handshake), which would open the store
    * after close() and make the exit wait for it.
    */
-  warmUp(): void {
+  warmUp(load: () => void = () => {}): void {
     setImmediate(() => {
       if (this.closing) return;
       const started = this.started;
       this.started = undefined;
       started?.();
+      load();
       this.store().catch(() => {});
       this.loadedConfig().catch(() => {});
       this.store()
