@@ -19,31 +19,21 @@ export function diffKeyOf(kind: AnswerKind): string {
 }
 
 export class DiffAnswerBar extends Disposable {
-  /**
-   * Made while a proposal is pending, gone otherwise: the editor asks a commenting range provider about
-   * every document it opens, settings.json included, and that races with the editor's own writes of it
-   * (its "unknown document" errors while a theme is saved).
-   */
-  private controller: vscode.CommentController | undefined;
+  private readonly controller = vscode.comments.createCommentController(
+    answerBarController,
+    'Threadline approvals',
+  );
   private readonly threads = new Map<string, vscode.CommentThread[]>();
 
   constructor() {
     super();
-    this._register(
-      toDisposable(() => {
-        this.threads.clear();
-        this.controller?.dispose();
-      }),
-    );
-  }
-
-  private openController(): vscode.CommentController {
-    if (this.controller) return this.controller;
-    const controller = vscode.comments.createCommentController(answerBarController, 'Threadline approvals');
     // The editor shows a controller's threads once it knows the controller comments somewhere; no new
     // comments are taken anywhere (no ranges), the threads are the bar.
-    controller.commentingRangeProvider = { provideCommentingRanges: () => [] };
-    return (this.controller = controller);
+    this.controller.commentingRangeProvider = { provideCommentingRanges: () => [] };
+    this._registerAll(
+      this.controller,
+      toDisposable(() => this.threads.clear()),
+    );
   }
 
   /** Shows the bar on the first line of each proposed side of a request. */
@@ -52,7 +42,7 @@ export class DiffAnswerBar extends Disposable {
     this.threads.set(
       key,
       proposed.map((uri) => {
-        const thread = this.openController().createCommentThread(uri, new vscode.Range(0, 0, 0, 0), [
+        const thread = this.controller.createCommentThread(uri, new vscode.Range(0, 0, 0, 0), [
           {
             body: new vscode.MarkdownString(barText()),
             mode: vscode.CommentMode.Preview,
@@ -71,9 +61,6 @@ export class DiffAnswerBar extends Disposable {
   hide(key: string): void {
     for (const thread of this.threads.get(key) ?? []) thread.dispose();
     this.threads.delete(key);
-    if (this.threads.size > 0) return;
-    this.controller?.dispose();
-    this.controller = undefined;
   }
 }
 

@@ -44,8 +44,15 @@ describe('the thread goal (installed .vsix)', function () {
 
     await runCommand(wb.page, 'Developer: Reload Window');
     await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-    if (!(await view(wb.page, 'Conversation').isVisible()))
-      await activityBarItem(wb.page, 'Threadline').click();
+    // The side bar comes back as it was; checked at once it can still be restoring, and a click on its
+    // icon then would close it.
+    const shown = await view(wb.page, 'Conversation')
+      .waitFor({ timeout: 15_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!shown) await activityBarItem(wb.page, 'Threadline').click();
     const restored = conversation(wb.page);
     await restored.getByText('Working on the goal.').waitFor({ timeout: 60_000 });
     await restored.locator('header .tl-goal').waitFor({ timeout: 30_000 });
