@@ -55,6 +55,9 @@ describe('the Threads tree (installed .vsix)', () => {
   async function showThreads(): Promise<void> {
     await activityBarItem(wb.page, 'Threadline').click();
     await sideBarIdle(wb.page);
+    // The Conversation view takes most of the side bar's height (its initialSize): folded, every row fits.
+    const conversationHeader = view(wb.page, 'Conversation').locator('.pane-header');
+    if ((await conversationHeader.getAttribute('aria-expanded')) === 'true') await conversationHeader.click();
   }
 
   /** What a screen reader says for each row: a thread's label and description, a group's name. */

@@ -55,7 +55,7 @@ describe('threads in git worktrees (installed .vsix)', () => {
     // The menu takes keys (a click on its item does not reach it in code-server's browser).
     const item = wb.page.getByRole('menuitem', { name: /Discard Worktree/ });
     await item.waitFor();
-    for (let i = 0; i < 3 && !(await item.evaluate((e) => e.classList.contains('focused'))); i++) {
+    for (let i = 0; i < 12 && !(await item.evaluate((e) => e.classList.contains('focused'))); i++) {
       await wb.page.keyboard.press('ArrowDown');
     }
     await wb.page.keyboard.press('Enter');
