@@ -55,7 +55,9 @@ describe('threads in git worktrees (installed .vsix)', () => {
     // The menu takes keys (a click on its item does not reach it in code-server's browser).
     const item = wb.page.getByRole('menuitem', { name: /Discard Worktree/ });
     await item.waitFor();
-    for (let i = 0; i < 12 && !(await item.evaluate((e) => e.classList.contains('focused'))); i++) {
+    // The menu marks the focused entry on the item around the menuitem.
+    const focused = () => item.evaluate((e) => !!e.closest('.action-item')?.classList.contains('focused'));
+    for (let i = 0; i < 12 && !(await focused()); i++) {
       await wb.page.keyboard.press('ArrowDown');
     }
     await wb.page.keyboard.press('Enter');
