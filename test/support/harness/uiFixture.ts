@@ -100,6 +100,9 @@ export function useWorkbench(
   beforeEach(async function () {
     this.timeout(90_000);
     workspace = createWorkspace(files);
+    // Leaving the previous test's window first: its shutdown logs its own cancellations (seen in CI), and
+    // they belong to no test.
+    await browser!.page.goto('about:blank');
     browser!.consoleErrors.length = 0;
     await openWorkbench(browser!.page, server!.workbenchUrl(workspace));
   });
