@@ -217,10 +217,10 @@ export class Services {
   }
 
   /**
-   * Starts loading what thread methods need (and `load`: the method families), without making anyone
-   * wait for it; not once the server
-   * is closing (a client that ended its input right after the handshake), which would open the store
-   * after close() and make the exit wait for it.
+   * Starts loading what thread methods need without making anyone wait for it; not once the server is
+   * closing (a client that ended its input right after the handshake), which would open the store after
+   * close() and make the exit wait for it. `load` (the method families) waits for the store: evaluating
+   * them is synchronous work that a client leaving right after `initialize` would otherwise wait for.
    */
   warmUp(load: () => void = () => {}): void {
     setImmediate(() => {
@@ -228,11 +228,12 @@ export class Services {
       const started = this.started;
       this.started = undefined;
       started?.();
-      load();
-      this.store().catch(() => {});
       this.loadedConfig().catch(() => {});
       this.store()
-        .then((store) => this.checkpoints.recover((threadId) => store.get(threadId) !== undefined))
+        .then((store) => {
+          if (!this.closing) load();
+          return this.checkpoints.recover((threadId) => store.get(threadId) !== undefined);
+        })
         .catch(() => {});
     });
   }
