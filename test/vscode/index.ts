@@ -30,6 +30,7 @@ export async function run(): Promise<void> {
     await import('./mcpServers.test');
     await import('./codexHistory.test');
     await import('./contextMentions.test');
+    await import('./turnAlerts.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {
