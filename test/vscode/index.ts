@@ -31,6 +31,7 @@ export async function run(): Promise<void> {
     await import('./codexHistory.test');
     await import('./contextMentions.test');
     await import('./turnAlerts.test');
+    await import('./threadExport.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {
