@@ -43,7 +43,7 @@ export function verdictOf(eventKey: string, result: HookProcessResult, timeoutSe
   if (result.exitCode !== 0)
     return failed(`exited with code ${result.exitCode}${stderr ? `: ${stderr}` : ''}`);
   const stdout = result.stdout.trim();
-  if (!stdout.startsWith('{')) return { status: 'completed', entries: [], block: null };
+  if (!/^[[{]/.test(stdout)) return { status: 'completed', entries: [], block: null };
   let answer: unknown;
   try {
     answer = JSON.parse(stdout);

@@ -96,6 +96,9 @@ class TurnHooks implements HookPoints {
       tool_input: tool.input,
       tool_use_id: call.callId,
     });
+    // A guard killed by an interrupt said nothing: the call must not slip through.
+    if (this.turn.active.signal.aborted)
+      return 'The turn was interrupted before its PreToolUse hooks finished.';
     return joined(verdicts);
   }
 

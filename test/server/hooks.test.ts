@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, readFileSync, realpathSync, writeFileSync }
 import { join } from 'node:path';
 import type { ScriptedResponse } from '../fixtures/modelServer/scenario';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { agentEnv, agentHome, startTurn, TEST_KEY, turnCompleted } from '../support/agent';
 import { execCall, gitRepo } from '../support/commands';
 import { completedRuns, hookToml } from '../support/hooks';
 import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
@@ -34,9 +34,10 @@ describe('hooks', function () {
   async function turn(
     responses: ScriptedResponse[],
     server?: ServerProcess,
+    env: Record<string, string> = {},
   ): Promise<{ server: ServerProcess; turnId: string; status: string }> {
     model.script(...responses);
-    const s = server ?? (await start(home, 'threadline_vscode', agentEnv));
+    const s = server ?? (await start(home, 'threadline_vscode', { ...agentEnv, ...env }));
     const { thread } = await s.call<{ thread: { id: string } }>('thread/start', { cwd: repo });
     const started = await startTurn(s, thread.id, 'go', {
       approvalPolicy: 'never',
@@ -48,7 +49,7 @@ describe('hooks', function () {
 
   it('runs a PreToolUse and a PostToolUse hook on a matching tool call, with the call on stdin and their output in the log', async () => {
     configure(
-      hookToml('PreToolUse', 'cat > pre.json; echo pre-hook-says-hi', { matcher: 'Bash' }),
+      hookToml('PreToolUse', `cat > pre.json; echo pre-hook-says-hi ${TEST_KEY}`, { matcher: 'Bash' }),
       hookToml('PostToolUse', 'cat > post.json', { matcher: '^Bash$' }),
       hookToml('PreToolUse', 'touch never.txt', { matcher: 'apply_patch' }),
     );
@@ -80,10 +81,8 @@ describe('hooks', function () {
       ],
     );
     assert.equal(server.notifications('hook/started').length, 2);
-    assert.match(
-      server.stderr,
-      /hook PreToolUse .*`cat > pre\.json; echo pre-hook-says-hi`: completed; exit 0 .*pre-hook-says-hi/,
-    );
+    assert.match(server.stderr, /hook PreToolUse .*: completed; exit 0 .*pre-hook-says-hi \[redacted\]/);
+    assert.ok(!server.stderr.includes(TEST_KEY), 'a secret a hook prints stays out of the log');
   });
 
   it('blocks a tool call on exit code 2 or a deny, and fails closed on an answer it cannot read', async () => {
@@ -171,6 +170,18 @@ describe('hooks', function () {
     const [run] = completedRuns(server, turnId);
     assert.equal(run!.status, 'failed');
     assert.match(run!.entries[0]!.text, /Read-only file system|Permission denied/);
+  });
+
+  it('does not run a hook where the sandbox it needs is missing, and says so', async () => {
+    configure(hookToml('Stop', 'touch unconfined.txt'));
+    const { server, turnId, status } = await turn([{ output: [{ text: 'Hi.' }] }], undefined, {
+      THREADLINE_BWRAP: '/nonexistent/bwrap',
+    });
+    assert.equal(status, 'completed');
+    assert.ok(!existsSync(join(repo, 'unconfined.txt')));
+    const [run] = completedRuns(server, turnId);
+    assert.equal(run!.status, 'failed');
+    assert.match(run!.entries[0]!.text, /no sandbox available .*so it did not run/);
   });
 });
 
