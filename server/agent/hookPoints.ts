@@ -3,6 +3,11 @@
 import type { ToolCall, ToolResult } from './tool';
 
 export interface HookPoints {
+  /**
+   * The turn begins with the user's `prompt`: context the hooks give the model (SessionStart on a
+   * thread's first turn, UserPromptSubmit), or why the prompt must not reach the model.
+   */
+  turnStarted(prompt: string): Promise<{ context: string[]; refused: string | null }>;
   /** Before a tool call runs: why it must not run (told to the model), or null to let it run. */
   beforeTool(call: ToolCall): Promise<string | null>;
   /** After a tool call ran: feedback for the model to read with the result, or null. */

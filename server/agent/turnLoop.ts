@@ -84,7 +84,7 @@ class Loop {
   }
 
   async run(): Promise<void> {
-    await this.add(this.spec.input);
+    await this.add([...this.spec.input, ...(await this.openingContext())]);
     if (this.spec.compactOnly) return this.compact();
     for (;;) {
       await this.add(this.active.takeSteeredInput());
@@ -95,6 +95,17 @@ class Loop {
       for (const call of toolCalls) await this.add([await this.runTool(call)]);
       if (toolCalls.length === 0 && !this.active.hasSteeredInput() && !(await this.goesOn())) return;
     }
+  }
+
+  /** What the hooks at the turn's start tell the model; a prompt they refuse fails the turn unsent. */
+  private async openingContext(): Promise<ConversationEntry[]> {
+    if (!this.spec.hooks || this.spec.compactOnly) return [];
+    const prompt = this.spec.input.flatMap((entry) =>
+      entry.kind === 'user' ? entry.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+    );
+    const { context, refused } = await this.spec.hooks.turnStarted(prompt.join('\n'));
+    if (refused !== null) throw new Error(`A UserPromptSubmit hook refused this prompt: ${refused}`);
+    return context.map((text) => ({ kind: 'developer', text }));
   }
 
   /** Whether a Stop hook sends the model back to work (with what it asked, in the conversation). */

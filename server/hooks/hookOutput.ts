@@ -1,5 +1,5 @@
-// What a hook's run means, read as Codex reads it: exit 0 with nothing or plain text goes on; exit 0
-// with a JSON object says more (`decision`, `hookSpecificOutput.permissionDecision`, `systemMessage`,
+// What a hook's run means, read as Codex reads it: exit 0 with nothing or plain text goes on (the
+// text is context for the model after SessionStart and UserPromptSubmit); exit 0 with a JSON object says more (`decision`, `hookSpecificOutput.permissionDecision`, `systemMessage`,
 // …); exit 2 blocks with stderr as the reason; any other exit, a timeout or a hook that could not
 // run is a failure reported to the client. A PreToolUse hook guards a tool call, so an answer it
 // cannot read (JSON that does not parse, an unknown field, a decision Threadline does not support)
@@ -16,7 +16,10 @@ export interface HookVerdict {
 }
 
 /** The events whose hooks can block what comes next. */
-const BLOCKING = new Set(['PreToolUse', 'PostToolUse', 'Stop']);
+const BLOCKING = new Set(['PreToolUse', 'PostToolUse', 'Stop', 'UserPromptSubmit']);
+
+/** The events whose hooks' plain output (or `additionalContext`) is context for the model. */
+const CONTEXT_EVENTS = new Set(['SessionStart', 'UserPromptSubmit']);
 
 const COMMON_FIELDS: Record<string, (v: unknown) => boolean> = {
   continue: (v) => typeof v === 'boolean',
@@ -29,6 +32,7 @@ const DECISIONS: Record<string, readonly string[]> = {
   PreToolUse: ['approve', 'block'],
   PostToolUse: ['block'],
   Stop: ['block'],
+  UserPromptSubmit: ['block'],
 };
 
 export function verdictOf(eventKey: string, result: HookProcessResult, timeoutSec: number): HookVerdict {
@@ -43,7 +47,11 @@ export function verdictOf(eventKey: string, result: HookProcessResult, timeoutSe
   if (result.exitCode !== 0)
     return failed(`exited with code ${result.exitCode}${stderr ? `: ${stderr}` : ''}`);
   const stdout = result.stdout.trim();
-  if (!/^[[{]/.test(stdout)) return { status: 'completed', entries: [], block: null };
+  if (!/^[[{]/.test(stdout)) {
+    const context =
+      stdout && CONTEXT_EVENTS.has(eventKey) ? [{ kind: 'context' as const, text: stdout }] : [];
+    return { status: 'completed', entries: context, block: null };
+  }
   let answer: unknown;
   try {
     answer = JSON.parse(stdout);
@@ -103,7 +111,7 @@ function specificProblem(eventKey: string, value: unknown): string | null {
   if (value.hookEventName !== eventKey) return `"hookSpecificOutput.hookEventName" must be "${eventKey}"`;
   for (const [field, inner] of Object.entries(value)) {
     if (field === 'hookEventName') continue;
-    if (field === 'additionalContext' && (eventKey === 'PreToolUse' || eventKey === 'PostToolUse')) {
+    if (field === 'additionalContext' && eventKey !== 'Stop') {
       if (typeof inner !== 'string') return '"additionalContext" must be a string';
     } else if (field === 'permissionDecision' && eventKey === 'PreToolUse') {
       // "ask" and input rewriting are the reference's unsupported answers too.

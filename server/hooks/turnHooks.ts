@@ -1,5 +1,6 @@
 // The hooks of one turn: the user's, and the project's the user trusted, that run on the events the
-// agent loop offers (PreToolUse, PostToolUse, Stop). Every matching hook of an event starts at once,
+// agent loop offers (SessionStart on a thread's first turn, UserPromptSubmit, PreToolUse, PostToolUse,
+// Stop). Every matching hook of an event starts at once,
 // as the reference launches them; each run is announced (hook/started, hook/completed), logged with
 // its output (secrets scrubbed), and can never fail or hang the turn: a hook that fails or times out
 // is reported and the turn goes on.
@@ -19,7 +20,13 @@ import { runHookCommand } from './hookProcess';
 import { discoverHooks } from './hookSources';
 
 /** The events Threadline runs hooks on; hooks of other events are listed, with a warning, not run. */
-export const RUN_EVENTS: ReadonlySet<HookEventName> = new Set(['preToolUse', 'postToolUse', 'stop']);
+export const RUN_EVENTS: ReadonlySet<HookEventName> = new Set([
+  'sessionStart',
+  'userPromptSubmit',
+  'preToolUse',
+  'postToolUse',
+  'stop',
+]);
 
 // Of a hook's output, this much goes into the log line.
 const LOGGED_OUTPUT_CHARS = 2000;
@@ -30,6 +37,8 @@ export async function hooksForTurn(
   settings: ThreadSettings,
   gate: ApprovalGate,
   permissions: ToolPermissions,
+  /** The thread's first turn: its SessionStart hooks run (source "startup"). */
+  firstTurn: boolean,
 ): Promise<HookPoints | undefined> {
   const inventory = await discoverHooks(services.home, settings.cwd);
   for (const { path, message } of inventory.errors) services.log.warn(`hooks: ${path}: ${message}`);
@@ -52,6 +61,7 @@ export async function hooksForTurn(
     active,
     settings,
     permissions,
+    firstTurn,
     environment: await services.commandEnvironment(),
     shell: await services.commandShell(),
   });
@@ -77,6 +87,7 @@ interface TurnContext {
   active: ActiveTurn;
   settings: ThreadSettings;
   permissions: ToolPermissions;
+  firstTurn: boolean;
   environment: Awaited<ReturnType<Services['commandEnvironment']>>;
   shell: Awaited<ReturnType<Services['commandShell']>>;
 }
@@ -88,6 +99,14 @@ class TurnHooks implements HookPoints {
     private readonly hooks: HookDefinition[],
     private readonly turn: TurnContext,
   ) {}
+
+  async turnStarted(prompt: string): Promise<{ context: string[]; refused: string | null }> {
+    const opening = this.turn.firstTurn
+      ? await this.fire('SessionStart', ['startup'], { source: 'startup' })
+      : [];
+    const submitted = await this.fire('UserPromptSubmit', null, { prompt });
+    return { context: contextOf([...opening, ...submitted]), refused: joined(submitted) };
+  }
 
   async beforeTool(call: ToolCall): Promise<string | null> {
     const tool = hookTool(call);
@@ -114,7 +133,8 @@ class TurnHooks implements HookPoints {
       tool_use_id: call.callId,
       tool_response: response,
     });
-    return joined(verdicts);
+    const said = [joined(verdicts), ...contextOf(verdicts)].filter((text): text is string => text !== null);
+    return said.length ? said.join('\n') : null;
   }
 
   async stop(lastMessage: string, repeated: boolean): Promise<string | null> {
@@ -158,7 +178,7 @@ class TurnHooks implements HookPoints {
       eventName: hook.event,
       handlerType: 'command',
       executionMode: 'sync',
-      scope: 'turn',
+      scope: hook.event === 'sessionStart' ? 'thread' : 'turn',
       source: hook.source,
       sourcePath: hook.sourcePath,
       displayOrder: hook.displayOrder,
@@ -240,3 +260,7 @@ function joined(verdicts: HookVerdict[]): string | null {
   const reasons = verdicts.flatMap((v) => (v.block === null ? [] : [v.block]));
   return reasons.length ? reasons.join('\n') : null;
 }
+
+/** The context the hooks gave for the model. */
+const contextOf = (verdicts: HookVerdict[]): string[] =>
+  verdicts.flatMap((v) => v.entries.flatMap((e) => (e.kind === 'context' ? [e.text] : [])));

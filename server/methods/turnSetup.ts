@@ -112,7 +112,9 @@ export async function prepareTurn(
       const snapshot = services.rateLimits.record(access.provider.id, access.provider.name, limits);
       active.emit.threadEvent('account/rateLimits/updated', { rateLimits: snapshot });
     },
-    hooks: review ? undefined : await hooksForTurn(services, active, settings, approvals, permissions),
+    hooks: review
+      ? undefined
+      : await hooksForTurn(services, active, settings, approvals, permissions, history.turns.length <= 1),
   };
 }
 

@@ -160,6 +160,43 @@ describe('hooks', function () {
     );
   });
 
+  it('gives the model what SessionStart (first turn only) and UserPromptSubmit hooks print; a refused prompt never reaches it', async () => {
+    configure(
+      hookToml('SessionStart', 'echo "this repo uses pnpm"'),
+      hookToml(
+        'UserPromptSubmit',
+        'if grep -q forbidden; then echo "no secrets in prompts" >&2; exit 2; fi; echo "ticket ABC-1"',
+      ),
+    );
+    model.script({ output: [{ text: 'One.' }] }, { output: [{ text: 'Two.' }] });
+    const server = await start(home, 'threadline_vscode', agentEnv);
+    const { thread } = await server.call<{ thread: { id: string } }>('thread/start', { cwd: repo });
+    const run = async (prompt: string) =>
+      turnCompleted(server, (await startTurn(server, thread.id, prompt)).id);
+    assert.equal((await run('hello')).status, 'completed');
+    assert.match(bodyText(model.requests[0]!), /this repo uses pnpm.*ticket ABC-1/);
+    assert.equal((await run('again')).status, 'completed');
+    const second = bodyText(model.requests[1]!);
+    assert.equal(
+      second.split('this repo uses pnpm').length - 1,
+      1,
+      'SessionStart ran on the first turn only',
+    );
+    assert.equal(second.split('ticket ABC-1').length - 1, 2, 'UserPromptSubmit ran on each turn');
+
+    const refused = await run('a forbidden prompt');
+    assert.equal(refused.status, 'failed');
+    assert.match(
+      refused.error!.message,
+      /A UserPromptSubmit hook refused this prompt: no secrets in prompts/,
+    );
+    assert.equal(model.requests.length, 2, 'the refused prompt was not sent');
+    const [opening] = server
+      .notifications('hook/completed')
+      .map((m) => (m.params as { run: { scope: string } }).run);
+    assert.equal(opening!.scope, 'thread');
+  });
+
   it("confines a hook to the thread's sandbox", async () => {
     const outside = realpathSync(tempDir('threadline-hook-outside-'));
     configure(hookToml('Stop', `echo inside > inside.txt; echo escaped > ${join(outside, 'escaped.txt')}`));

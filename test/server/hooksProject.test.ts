@@ -30,7 +30,10 @@ describe("a project's hooks and hooks/list", function () {
   });
 
   const projectHook = (marker: string) =>
-    writeFileSync(join(repo, '.codex', 'config.toml'), hookToml('Stop', `touch ${join(repo, 'src', marker)}`));
+    writeFileSync(
+      join(repo, '.codex', 'config.toml'),
+      hookToml('Stop', `touch ${join(repo, 'src', marker)}`),
+    );
 
   async function thread(server: ServerProcess): Promise<string> {
     const { thread } = await server.call<{ thread: { id: string } }>('thread/start', {
@@ -111,7 +114,7 @@ describe("a project's hooks and hooks/list", function () {
       join(home, 'hooks.json'),
       JSON.stringify({
         hooks: {
-          SessionStart: [{ hooks: [{ type: 'command', command: 'echo start' }] }],
+          PreCompact: [{ hooks: [{ type: 'command', command: 'echo start' }] }],
           Stop: [{ hooks: [{ type: 'prompt' }, { type: 'command', command: '' }] }],
         },
       }),
@@ -123,7 +126,7 @@ describe("a project's hooks and hooks/list", function () {
       entry!.hooks.map((h) => [h.source, h.eventName, h.command, h.matcher, h.trustStatus, h.enabled]),
       [
         ['user', 'preToolUse', 'echo user', 'Bash', 'trusted', true],
-        ['user', 'sessionStart', 'echo start', null, 'trusted', true],
+        ['user', 'preCompact', 'echo start', null, 'trusted', true],
         ['project', 'stop', `touch ${join(repo, 'src', 'listed')}`, null, 'untrusted', true],
       ],
     );
@@ -135,7 +138,7 @@ describe("a project's hooks and hooks/list", function () {
     assert.match(errors, /hooks\.json: hooks\.Stop\[0\]\.hooks\[1\]: `command` must be a non-empty string/);
     const warnings = entry!.warnings.join('\n');
     assert.match(warnings, /"prompt" hooks are not run by Threadline/);
-    assert.match(warnings, /does not run SessionStart hooks/);
+    assert.match(warnings, /does not run PreCompact hooks/);
 
     // The user turns one off by its key, as Codex's [hooks.state] does.
     appendFileSync(

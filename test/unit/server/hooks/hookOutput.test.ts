@@ -25,6 +25,17 @@ describe('verdictOf', () => {
     ]);
   });
 
+  it('reads plain output and additionalContext as context for the model at a session or prompt start', () => {
+    assert.deepEqual(verdictOf('SessionStart', ran(0, 'uses pnpm\n'), 10).entries, [
+      { kind: 'context', text: 'uses pnpm' },
+    ]);
+    const answer = { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'ABC-1' } };
+    assert.deepEqual(verdictOf('UserPromptSubmit', ran(0, JSON.stringify(answer)), 10).entries, [
+      { kind: 'context', text: 'ABC-1' },
+    ]);
+    assert.deepEqual(verdictOf('Stop', ran(0, 'plain'), 10).entries, []);
+  });
+
   it('blocks on exit 2 with stderr as the reason, for the events that can block', () => {
     assert.deepEqual(verdictOf('PreToolUse', ran(2, '', 'not this one\n'), 10), {
       status: 'blocked',
@@ -33,6 +44,7 @@ describe('verdictOf', () => {
     });
     assert.equal(verdictOf('Stop', ran(2), 10).block, 'blocked by a Stop hook (exit code 2)');
     assert.equal(verdictOf('SessionStart', ran(2, '', 'x'), 10).status, 'failed');
+    assert.equal(verdictOf('UserPromptSubmit', ran(2, '', 'no keys'), 10).block, 'no keys');
   });
 
   it('blocks on a deny or a block decision, with its reason', () => {
