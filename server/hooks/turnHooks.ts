@@ -79,6 +79,7 @@ function askToTrustHook(
     header: 'Project hook',
     question: `${hook.sourcePath} defines a ${hook.eventKey} hook${on} that runs \`${hook.command}\` on its own, without asking, in this thread's sandbox. Let it run on this project's agent events? Trust it only if you know what it does.`,
     trusted: 'Remember this exact definition; a change asks again.',
+    declined: 'Do not run it; asked again after a restart.',
   });
 }
 

@@ -22,6 +22,7 @@ export async function askToTrust(
     header: 'MCP server',
     question: `${server.file} defines the MCP server "${name}", which ${what}.${coverage(code)} Start it and offer its tools to the agent? Trust it only if you know what it does.`,
     trusted: 'Remember this exact definition and the files it names; a change asks again.',
+    declined: 'Do not start it; asked again after a reload.',
   });
 }
 
@@ -33,7 +34,7 @@ export async function askToTrust(
 export async function askTrustQuestion(
   gate: ApprovalGate,
   turn: { threadId: string; turnId: string },
-  ask: { itemId: string; header: string; question: string; trusted: string },
+  ask: { itemId: string; header: string; question: string; trusted: string; declined: string },
 ): Promise<boolean> {
   const answer = await gate.ask(
     'item/tool/requestUserInput',
@@ -49,7 +50,7 @@ export async function askTrustQuestion(
           isSecret: false,
           options: [
             { label: TRUST_ANSWER, description: ask.trusted },
-            { label: DISTRUST_ANSWER, description: 'Do not start it; asked again after a reload.' },
+            { label: DISTRUST_ANSWER, description: ask.declined },
           ],
         },
       ],
