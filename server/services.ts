@@ -31,6 +31,7 @@ import { LoadedThreads } from './threads/loadedThreads';
 import { McpAuth } from './mcp/oauth';
 import { McpRegistry } from './mcp/registry';
 import { McpTrust } from './mcp/projectServers';
+import { ProjectHookTrust } from './hooks/hookTrust';
 import { ThreadStore } from './threads/threadStore';
 
 export interface ModelAccess {
@@ -62,6 +63,8 @@ export class Services {
   readonly plugins: PluginStore;
   /** User folders for threads and which thread sits in which (threadSection/*). */
   readonly sections: ThreadSections;
+  /** Which of projects' own hooks the user trusted (or declined, until a restart). */
+  readonly hookTrust: ProjectHookTrust;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -91,6 +94,7 @@ export class Services {
     );
     this.plugins = new PluginStore(home);
     this.sections = new ThreadSections(home, log);
+    this.hookTrust = new ProjectHookTrust(home);
     this.skills = new SkillCatalog(home, () => this.plugins.skillRoots());
     this.apps = new AppDirectory(home, async () => {
       const { apps, mcpServers } = await this.plugins.contributions();

@@ -26,6 +26,7 @@ import * as Ti from './threadItemsMethods';
 import * as Mt from './mcpToolCallMethods';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
+import * as Hk from './hooks';
 
 export interface MethodSpec {
   params: TSchema;
@@ -153,6 +154,7 @@ export const clientRequests = {
     params: Cfg.ConfigRequirementsReadParams,
     result: Cfg.ConfigRequirementsReadResponse,
   },
+  'hooks/list': { params: Hk.HooksListParams, result: Hk.HooksListResponse },
   'permissionProfile/list': {
     params: Cfg.PermissionProfileListParams,
     result: Cfg.PermissionProfileListResponse,

@@ -18,7 +18,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'thread/attachment/list',
   'thread/attachmentOwner/list',
   'thread/attachment/remove',
-  'hooks/list',
   'marketplace/add',
   'marketplace/remove',
   'marketplace/upgrade',
