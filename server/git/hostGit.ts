@@ -107,6 +107,35 @@ export async function openChangingHostGit(
   return (args, okCodes = [0]) => run(cwd, args, config, okCodes, allowed);
 }
 
+// Cloning a plugin marketplace (server/plugins/marketplaceClone.ts), the one transport the host runs.
+// The clone is new: it has no repository config yet, only the user's own, whose filter drivers are
+// blanked as above. Only the transports a marketplace URL may name are allowed (never ext::, which
+// runs a command); checkout writes a link as a plain file holding its target (core.symlinks=false),
+// so no link of the remote's can lead out of the clone; received objects are checked; no template
+// (its hooks), no submodules, no tags, only the newest commit.
+const CLONE_CONFIG: [string, string][] = [
+  ['protocol.file.allow', 'always'],
+  ['protocol.https.allow', 'always'],
+  ['protocol.http.allow', 'always'],
+  ['protocol.ssh.allow', 'always'],
+  ['core.symlinks', 'false'],
+  ['transfer.fsckObjects', 'true'],
+  ['submodule.recurse', 'false'],
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+];
+
+/** Clones `url` (at branch or tag `ref`) into `target`, a folder that does not exist yet, in `parent`. */
+export async function cloneOnHost(parent: string, url: string, target: string, ref: string | null) {
+  if (url.startsWith('-') || (ref !== null && ref.startsWith('-'))) {
+    throw new HostGitError('a URL or ref may not start with "-"', null);
+  }
+  const config = [...(await guardedConfig(parent)), ...CLONE_CONFIG];
+  const branch = ref === null ? [] : ['--branch', ref];
+  const args = ['clone', '--quiet', '--depth=1', '--no-tags', '--template=', ...branch, '--', url, target];
+  await spawnGit(parent, args, config, [0]);
+}
+
 /** The fixed config plus every filter driver the repository's config defines, blanked. */
 async function guardedConfig(cwd: string): Promise<[string, string][]> {
   const listed = await spawnGit(cwd, ['config', '--list', '-z', '--name-only'], FIXED_CONFIG, [0, 1]);
