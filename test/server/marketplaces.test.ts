@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { git } from '../support/git';
-import { marketplaceRepo, writeWithFolders } from '../support/marketplace';
+import { commitAll, marketplaceWithPlugin, writeSkill, writeWithFolders } from '../support/marketplace';
 import { ServerProcess, tempDir, useServers } from '../support/serverProcess';
 
 interface Entry {
@@ -15,32 +15,6 @@ interface Entry {
   path: string | null;
   plugins: { id: string; installed: boolean }[];
 }
-
-/** A marketplace repository with one plugin `plugin` bringing one skill of the same name. */
-export function marketplaceWithPlugin(name: string, plugin: string, body = 'STEPS') {
-  const made = marketplaceRepo({
-    name,
-    plugins: [{ name: plugin, source: { source: 'local', path: `./plugins/${plugin}` } }],
-  });
-  writeSkill(made.repo, plugin, body);
-  writeWithFolders(
-    join(made.repo, 'plugins', plugin, '.codex-plugin', 'plugin.json'),
-    JSON.stringify({ name: plugin, version: '1.0.0' }),
-  );
-  return made;
-}
-
-export function writeSkill(repo: string, plugin: string, body: string): void {
-  writeWithFolders(
-    join(repo, 'plugins', plugin, 'skills', plugin, 'SKILL.md'),
-    `---\nname: ${plugin}\ndescription: The ${plugin} skill\n---\n${body}\n`,
-  );
-}
-
-export const commitAll = (repo: string, message: string) => {
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', message);
-};
 
 describe('marketplaces', () => {
   const start = useServers();
@@ -106,20 +80,24 @@ describe('marketplaces', () => {
     const read = (remoteMarketplaceName: string, remotePluginId: string, skillName: string) =>
       server.request('plugin/skill/read', { remoteMarketplaceName, remotePluginId, skillName });
     assert.match(
-      (await server.call<{ contents: string }>('plugin/skill/read', {
-        remoteMarketplaceName: 'git-team',
-        remotePluginId: 'notes@git-team',
-        skillName: 'notes',
-      })).contents,
+      (
+        await server.call<{ contents: string }>('plugin/skill/read', {
+          remoteMarketplaceName: 'git-team',
+          remotePluginId: 'notes@git-team',
+          skillName: 'notes',
+        })
+      ).contents,
       /NOTES-V1/,
     );
     // Not installed: read from the marketplace's folder.
     assert.match(
-      (await server.call<{ contents: string }>('plugin/skill/read', {
-        remoteMarketplaceName: 'local-team',
-        remotePluginId: 'lint',
-        skillName: 'lint',
-      })).contents,
+      (
+        await server.call<{ contents: string }>('plugin/skill/read', {
+          remoteMarketplaceName: 'local-team',
+          remotePluginId: 'lint',
+          skillName: 'lint',
+        })
+      ).contents,
       /STEPS/,
     );
     for (const [m, p, s] of [
@@ -185,6 +163,9 @@ describe('marketplaces', () => {
     assert.deepEqual(await names(server, 'plugin/installed'), [['git-team', [['notes@git-team', true]]]]);
     const again = await server.request('marketplace/remove', { marketplaceName: 'git-team' });
     assert.equal(again.error?.code, -32602);
-    assert.deepEqual(Object.keys(parse(readFileSync(join(home, 'config.toml'), 'utf8')).marketplaces ?? {}), []);
+    assert.deepEqual(
+      Object.keys(parse(readFileSync(join(home, 'config.toml'), 'utf8')).marketplaces ?? {}),
+      [],
+    );
   });
 });
