@@ -3,7 +3,15 @@
 // links committed to a git marketplace, and a repository that takes another's name are each refused or
 // defused, through the real server. Malformed params are -32602, a broken config.toml a clear -32600.
 import { strict as assert } from 'node:assert';
-import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { commitAll, marketplaceRepo, marketplaceWithPlugin, writeWithFolders } from '../support/marketplace';
 import { tempDir, useServers } from '../support/serverProcess';
@@ -115,6 +123,28 @@ describe('marketplaces: hostile content and bad requests', () => {
     assert.equal(taken.error?.code, -32600);
     assert.match(taken.error!.message, /already added from another source/);
     assert.deepEqual(readdirSync(join(server.home, 'marketplaces')), ['team']);
+  });
+
+  it('runs no program a git config names while cloning (filters, hooks)', async () => {
+    const userHome = tempDir('threadline-user-');
+    const markers = tempDir('threadline-markers-');
+    const hooks = join(userHome, 'hooks');
+    writeWithFolders(join(hooks, 'post-checkout'), `#!/bin/sh\ntouch ${join(markers, 'hook')}\n`);
+    chmodSync(join(hooks, 'post-checkout'), 0o755);
+    // The user's own config, as a careless tool might have left it: a filter and a hooks folder.
+    writeWithFolders(
+      join(userHome, '.gitconfig'),
+      `[filter "evil"]\n\tsmudge = "touch ${join(markers, 'smudge')}; cat"\n\trequired = true\n[core]\n\thooksPath = ${hooks}\n`,
+    );
+    const remote = marketplaceWithPlugin('team', 'notes');
+    writeWithFolders(join(remote.repo, '.gitattributes'), '*.md filter=evil\n');
+    commitAll(remote.repo, 'filtered');
+    const server = await start(undefined, 'threadline_vscode', { HOME: userHome });
+    const added = await server.call<{ installedRoot: string }>('marketplace/add', {
+      source: `file://${remote.repo}`,
+    });
+    assert.ok(existsSync(join(added.installedRoot, 'plugins', 'notes', 'skills', 'notes', 'SKILL.md')));
+    assert.deepEqual(readdirSync(markers), [], 'neither the filter nor the hook ran');
   });
 
   it('answers a broken config.toml with what to fix, and still lists what it can', async () => {
