@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { git } from '../support/git';
 import { commitAll, marketplaceWithPlugin, writeSkill, writeWithFolders } from '../support/marketplace';
-import { ServerProcess, tempDir, useServers } from '../support/serverProcess';
+import type { ServerProcess } from '../support/serverProcess';
+import { tempDir, useServers } from '../support/serverProcess';
 
 interface Entry {
   name: string;
