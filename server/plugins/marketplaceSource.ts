@@ -35,6 +35,13 @@ export function parseMarketplaceSource(text: string, refName: string | null): Ma
   const ref = refName ?? written;
   if (ref !== null && !REF.test(ref))
     throw new MarketplaceSourceError(`refName: ${ref} is not a branch or tag name`);
+  // A password or token in the URL would land in config.toml and the log: git's credential helper
+  // keeps it. (ssh://git@host names a user, not a secret.)
+  if (/^https?:\/\/[^/]*@/i.test(base) || /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(base)) {
+    throw new MarketplaceSourceError(
+      "source: the URL holds a password; leave it to git's credential helper instead",
+    );
+  }
   if (GIT_URL.test(base) || SCP_LIKE.test(base))
     return { type: 'git', url: base.replace(/\/+$/, ''), refName: ref };
   if (SHORTHAND.test(base) && !base.includes('..')) {

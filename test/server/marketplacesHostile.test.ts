@@ -31,6 +31,7 @@ describe('marketplaces: hostile content and bad requests', () => {
       ['marketplace/add', { source: 'ext::sh -c touch% /tmp/pwned' }],
       ['marketplace/add', { source: 'https://example.com/x.git', refName: '--upload-pack=evil' }],
       ['marketplace/add', { source: 'https://example.com/x.git', sparsePaths: ['plugins'] }],
+      ['marketplace/add', { source: 'https://me:hunter2@example.com/x.git' }],
       ['marketplace/add', { source: tempDir(), refName: 'main' }],
       ['marketplace/add', { source: join(tempDir(), 'missing') }],
       ['marketplace/remove', {}],
