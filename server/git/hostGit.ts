@@ -125,15 +125,29 @@ const CLONE_CONFIG: [string, string][] = [
   ['maintenance.auto', 'false'],
 ];
 
-/** Clones `url` (at branch or tag `ref`) into `target`, a folder that does not exist yet, in `parent`. */
-export async function cloneOnHost(parent: string, url: string, target: string, ref: string | null) {
-  if (url.startsWith('-') || (ref !== null && ref.startsWith('-'))) {
-    throw new HostGitError('a URL or ref may not start with "-"', null);
+/**
+ * Clones `url` (at branch or tag `ref`) into `target`, a folder that does not exist yet, in `parent`;
+ * with `sparse` (gitignore-style patterns), only what they match is checked out.
+ */
+export async function cloneOnHost(
+  parent: string,
+  url: string,
+  target: string,
+  ref: string | null,
+  sparse: string[] = [],
+): Promise<void> {
+  if ([url, ref ?? '', ...sparse].some((arg) => arg.startsWith('-'))) {
+    throw new HostGitError('a URL, ref or sparse path may not start with "-"', null);
   }
   const config = [...(await guardedConfig(parent)), ...CLONE_CONFIG];
   const branch = ref === null ? [] : ['--branch', ref];
-  const args = ['clone', '--quiet', '--depth=1', '--no-tags', '--template=', ...branch, '--', url, target];
-  await spawnGit(parent, args, config, [0]);
+  const checkout = sparse.length ? ['--no-checkout'] : [];
+  const args = ['clone', '--quiet', '--depth=1', '--no-tags', '--template=', ...branch, ...checkout];
+  await spawnGit(parent, [...args, '--', url, target], config, [0]);
+  if (!sparse.length) return;
+  const dir = join(parent, target);
+  await spawnGit(dir, ['sparse-checkout', 'set', '--no-cone', '--', ...sparse], config, [0]);
+  await spawnGit(dir, ['checkout', '--quiet'], config, [0]);
 }
 
 /** The fixed config plus every filter driver the repository's config defines, blanked. */

@@ -18,7 +18,7 @@ import {
   recordMarketplace,
   type AddedMarketplace,
 } from '../plugins/marketplaceRegistry';
-import { MarketplaceSourceError, parseMarketplaceSource } from '../plugins/marketplaceSource';
+import { MarketplaceSourceError, parseMarketplaceSource, sparsePaths } from '../plugins/marketplaceSource';
 
 export function marketplaceHandlers(services: Services): HandlerTable {
   const { home, configuration, log } = services;
@@ -52,16 +52,16 @@ export function marketplaceHandlers(services: Services): HandlerTable {
   return {
     'marketplace/add': async (params: ParamsOf<'marketplace/add'>): Promise<ResultOf<'marketplace/add'>> => {
       let source;
+      let sparse: string[];
       try {
         source = parseMarketplaceSource(params.source, params.refName ?? null);
+        sparse = sparsePaths(params.sparsePaths ?? []);
       } catch (error) {
         if (error instanceof MarketplaceSourceError) throw invalidParams(`Invalid params: ${error.message}`);
         throw error;
       }
-      if (params.sparsePaths?.length) {
-        throw invalidParams(
-          'Invalid params: sparsePaths: Threadline clones a git marketplace whole (a marketplace is bounded to 200 MiB); leave sparsePaths out',
-        );
+      if (source.type === 'local' && sparse.length) {
+        throw invalidParams('Invalid params: sparsePaths: only a git marketplace is checked out in part');
       }
       const entries = await added();
       if (source.type === 'local') {
@@ -78,20 +78,25 @@ export function marketplaceHandlers(services: Services): HandlerTable {
           sourceType: 'local',
           source: root,
           refName: null,
+          sparsePaths: [],
           lastRevision: null,
         });
         log.info(`marketplace ${marketplace.name} added from ${root}`);
         return { marketplaceName: marketplace.name, installedRoot: root, alreadyAdded: false };
       }
       const same = entries.find(
-        (e) => e.sourceType === 'git' && e.source === source.url && e.refName === source.refName,
+        (e) =>
+          e.sourceType === 'git' &&
+          e.source === source.url &&
+          e.refName === source.refName &&
+          e.sparsePaths.join('\n') === sparse.join('\n'),
       );
       if (same && (await fs.stat(marketplaceFileIn(same.root)).catch(() => null))) {
         return { marketplaceName: same.name, installedRoot: same.root, alreadyAdded: true };
       }
       let staged;
       try {
-        staged = await stageClone(home, source.url, source.refName);
+        staged = await stageClone(home, source.url, source.refName, sparse);
       } catch (error) {
         if (error instanceof MarketplaceError) throw invalidRequest(error.message);
         throw error;
@@ -114,6 +119,7 @@ export function marketplaceHandlers(services: Services): HandlerTable {
         sourceType: 'git',
         source: source.url,
         refName: source.refName,
+        sparsePaths: sparse,
         lastRevision: staged.revision,
       });
       log.info(`marketplace ${name} cloned from ${source.url} at ${staged.revision}`);
@@ -174,7 +180,7 @@ export function marketplaceHandlers(services: Services): HandlerTable {
       await readMarketplace(marketplaceFileIn(entry.root));
       return false;
     }
-    const staged = await stageClone(home, entry.source, entry.refName);
+    const staged = await stageClone(home, entry.source, entry.refName, entry.sparsePaths);
     const present = await fs.stat(marketplaceFileIn(entry.root)).catch(() => null);
     if (present && staged.revision === entry.lastRevision) {
       await staged.discard();

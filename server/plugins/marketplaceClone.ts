@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { cloneOnHost, HostGitError, openHostGit } from '../git/hostGit';
 import { MarketplaceError, marketplaceFileIn, readMarketplace, type Marketplace } from './marketplace';
 import { clonesFolder } from './marketplaceRegistry';
+import { sparsePatterns } from './marketplaceSource';
 
 export interface StagedClone {
   dir: string;
@@ -20,14 +21,19 @@ export interface StagedClone {
 const LIMITS = { files: 20_000, bytes: 200 * 1024 * 1024 };
 
 /** Clones into a staging folder and reads its marketplace; throws MarketplaceError with the reason. */
-export async function stageClone(home: string, url: string, refName: string | null): Promise<StagedClone> {
+export async function stageClone(
+  home: string,
+  url: string,
+  refName: string | null,
+  sparsePaths: string[],
+): Promise<StagedClone> {
   const parent = clonesFolder(home);
   await fs.mkdir(parent, { recursive: true });
   const name = `.staging-${randomUUID()}`;
   const dir = join(parent, name);
   const discard = () => fs.rm(dir, { recursive: true, force: true });
   try {
-    await cloneOnHost(parent, url, name, refName);
+    await cloneOnHost(parent, url, name, refName, sparsePatterns(sparsePaths));
     await checkSize(dir);
     const marketplace = await readMarketplace(marketplaceFileIn(dir));
     const revision = (await (await openHostGit(dir))(['rev-parse', 'HEAD'])).trim();

@@ -4,6 +4,7 @@
 //   source_type = "git"            # or "local"
 //   source = "https://example.com/team/plugins.git"
 //   ref_name = "main"              # optional
+//   sparse_paths = ["plugins/lint"] # optional: only these folders are checked out
 //   last_revision = "<commit>"     # git: the commit cloned
 //   last_updated = "2026-11-27T05:00:00Z"
 // A local marketplace is read where it is; a git one is cloned to `$THREADLINE_HOME/marketplaces/<name>`.
@@ -18,6 +19,8 @@ export interface AddedMarketplace {
   sourceType: 'local' | 'git';
   source: string;
   refName: string | null;
+  /** A git marketplace checked out in part: these folders (and `.agents`) only. */
+  sparsePaths: string[];
   lastRevision: string | null;
   /** The folder holding `.agents/plugins/marketplace.json`. */
   root: string;
@@ -56,6 +59,9 @@ export async function addedMarketplaces(
       sourceType,
       source: entry.source,
       refName: text(entry.ref_name),
+      sparsePaths: Array.isArray(entry.sparse_paths)
+        ? entry.sparse_paths.filter((path): path is string => typeof path === 'string')
+        : [],
       lastRevision: text(entry.last_revision),
       root: sourceType === 'local' ? entry.source : join(clonesFolder(home), name),
     });
@@ -67,12 +73,13 @@ export function recordMarketplace(
   config: ConfigService,
   entry: Omit<AddedMarketplace, 'root'>,
 ): Promise<unknown> {
-  const value: Record<string, string> = {
+  const value: Record<string, string | string[]> = {
     source_type: entry.sourceType,
     source: entry.source,
     last_updated: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
   };
   if (entry.refName) value.ref_name = entry.refName;
+  if (entry.sparsePaths.length) value.sparse_paths = entry.sparsePaths;
   if (entry.lastRevision) value.last_revision = entry.lastRevision;
   return config.write([{ keyPath: keyOf(entry.name), value, mergeStrategy: 'replace' }], null, null);
 }

@@ -67,3 +67,24 @@ function splitRef(source: string): [string, string | null] {
 export function sourceText(source: MarketplaceSource): string {
   return source.type === 'local' ? source.path : source.url;
 }
+
+const SPARSE_PATH = /^[A-Za-z0-9._][A-Za-z0-9._/-]{0,199}$/;
+const MAX_SPARSE = 50;
+
+/** sparsePaths as folders of the repository (`plugins/lint`), checked and in one form; throws when not. */
+export function sparsePaths(paths: string[]): string[] {
+  if (paths.length > MAX_SPARSE) throw new MarketplaceSourceError(`sparsePaths: at most ${MAX_SPARSE}`);
+  const clean = paths.map((path) => path.trim().replace(/^\.\//, '').replace(/\/+$/, ''));
+  for (const path of clean) {
+    if (!SPARSE_PATH.test(path) || path.split('/').some((part) => part === '..' || part === '')) {
+      throw new MarketplaceSourceError(
+        `sparsePaths: ${path.slice(0, 80)} is not a folder path inside the repository`,
+      );
+    }
+  }
+  return [...new Set(clean)];
+}
+
+/** The patterns a sparse checkout of these folders uses; the marketplace file's folder always comes. */
+export const sparsePatterns = (paths: string[]): string[] =>
+  paths.length ? ['/.agents/', ...paths.map((path) => `/${path}/`)] : [];

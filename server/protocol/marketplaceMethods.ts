@@ -8,6 +8,7 @@ export const MarketplaceAddParams = Params({
   /** An absolute folder path, a git URL (https, ssh, file, git@host:path) or GitHub's owner/repo. */
   source: Type.String(),
   refName: Opt(Type.String()),
+  /** Git only: the repository's folders to check out (with `.agents`); the rest stays out. */
   sparsePaths: Opt(Type.Array(Type.String())),
 });
 export const MarketplaceAddResponse = Shape({

@@ -169,4 +169,34 @@ describe('marketplaces', () => {
       [],
     );
   });
+
+  it('checks out only the sparse paths of a git marketplace, and keeps them on upgrade', async () => {
+    const server = await start(undefined, 'threadline_vscode', { HOME: tempDir('threadline-user-') });
+    const remote = marketplaceWithPlugin('team', 'notes');
+    writeSkill(remote.repo, 'other', 'OTHER');
+    commitAll(remote.repo, 'two plugins');
+    const added = await server.call<{ installedRoot: string }>('marketplace/add', {
+      source: `file://${remote.repo}`,
+      sparsePaths: ['./plugins/notes/'],
+    });
+    const present = (path: string) => existsSync(join(added.installedRoot, path));
+    assert.ok(present('.agents/plugins/marketplace.json'));
+    assert.ok(present('plugins/notes/skills/notes/SKILL.md'));
+    assert.ok(!present('plugins/other'), 'outside the sparse paths');
+    const config = parse(readFileSync(join(server.home, 'config.toml'), 'utf8')) as {
+      marketplaces: Record<string, { sparse_paths: string[] }>;
+    };
+    assert.deepEqual(config.marketplaces.team!.sparse_paths, ['plugins/notes']);
+
+    writeSkill(remote.repo, 'notes', 'NOTES-V2');
+    writeSkill(remote.repo, 'other', 'OTHER-V2');
+    commitAll(remote.repo, 'both change');
+    const upgraded = await server.call<{ upgradedRoots: string[] }>('marketplace/upgrade', {});
+    assert.deepEqual(upgraded.upgradedRoots, [added.installedRoot]);
+    assert.match(
+      readFileSync(join(added.installedRoot, 'plugins/notes/skills/notes/SKILL.md'), 'utf8'),
+      /V2/,
+    );
+    assert.ok(!present('plugins/other'));
+  });
 });

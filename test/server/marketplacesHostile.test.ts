@@ -30,7 +30,9 @@ describe('marketplaces: hostile content and bad requests', () => {
       ['marketplace/add', { source: 'a/b/c' }],
       ['marketplace/add', { source: 'ext::sh -c touch% /tmp/pwned' }],
       ['marketplace/add', { source: 'https://example.com/x.git', refName: '--upload-pack=evil' }],
-      ['marketplace/add', { source: 'https://example.com/x.git', sparsePaths: ['plugins'] }],
+      ['marketplace/add', { source: 'https://example.com/x.git', sparsePaths: ['../outside'] }],
+      ['marketplace/add', { source: 'https://example.com/x.git', sparsePaths: ['-x'] }],
+      ['marketplace/add', { source: tempDir(), sparsePaths: ['plugins'] }],
       ['marketplace/add', { source: 'https://me:hunter2@example.com/x.git' }],
       ['marketplace/add', { source: tempDir(), refName: 'main' }],
       ['marketplace/add', { source: join(tempDir(), 'missing') }],
@@ -141,10 +143,15 @@ describe('marketplaces: hostile content and bad requests', () => {
     writeWithFolders(join(remote.repo, '.gitattributes'), '*.md filter=evil\n');
     commitAll(remote.repo, 'filtered');
     const server = await start(undefined, 'threadline_vscode', { HOME: userHome });
-    const added = await server.call<{ installedRoot: string }>('marketplace/add', {
-      source: `file://${remote.repo}`,
-    });
-    assert.ok(existsSync(join(added.installedRoot, 'plugins', 'notes', 'skills', 'notes', 'SKILL.md')));
+    // Whole, then in part (a sparse checkout checks out in a second step).
+    for (const sparsePaths of [[], ['plugins/notes']]) {
+      const added = await server.call<{ installedRoot: string }>('marketplace/add', {
+        source: `file://${remote.repo}`,
+        sparsePaths,
+      });
+      assert.ok(existsSync(join(added.installedRoot, 'plugins', 'notes', 'skills', 'notes', 'SKILL.md')));
+      await server.call('marketplace/remove', { marketplaceName: 'team' });
+    }
     assert.deepEqual(readdirSync(markers), [], 'neither the filter nor the hook ran');
   });
 
