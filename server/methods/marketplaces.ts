@@ -103,6 +103,11 @@ export function marketplaceHandlers(services: Services): HandlerTable {
       }
       const name = staged.marketplace.name;
       try {
+        if (same && same.name !== name) {
+          throw invalidRequest(
+            `the repository now names its marketplace ${name}, not ${same.name}; remove ${same.name} first`,
+          );
+        }
         if (!same) refuseTaken(entries, name, source.url);
         if (!same && (await fs.lstat(join(clonesFolder(home), name)).catch(() => null))) {
           throw invalidRequest(

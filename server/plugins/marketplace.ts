@@ -64,7 +64,7 @@ export async function readMarketplace(path: string): Promise<Marketplace> {
   }
   let value: unknown;
   try {
-    value = JSON.parse(await fs.readFile(path, 'utf8'));
+    value = JSON.parse(await fs.readFile(realFile, 'utf8'));
   } catch (error) {
     throw new MarketplaceError(`not valid JSON (${(error as Error).message})`);
   }
