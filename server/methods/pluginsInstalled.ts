@@ -13,7 +13,7 @@ import { readMarketplace, type Marketplace, type MarketplacePlugin } from '../pl
 import { knownMarketplaces } from '../plugins/marketplaceCatalog';
 import { pluginSkillRoot } from '../plugins/pluginFolder';
 import { reconcilePlugins } from '../plugins/pluginReconcile';
-import { pluginId, PluginInstallError, realFolder } from '../plugins/pluginStore';
+import { pluginId, PluginInstallError, realFolder, type InstalledPlugin } from '../plugins/pluginStore';
 import { MAX_SKILL_BYTES } from '../skills/skillFile';
 import { scanRoot } from '../skills/skillScan';
 
@@ -30,18 +30,28 @@ export function installedPluginHandlers(services: Services): HandlerTable {
       const known = await knownMarketplaces(home, params.cwds ?? []);
       const result: ResultOf<'plugin/installed'> = { marketplaces: [], marketplaceLoadErrors: known.errors };
       const shownIds = new Set<string>();
+      /** An installed plugin its marketplace no longer lists, shown from what its install recorded. */
+      const recorded = (plugin: InstalledPlugin): MarketplacePlugin => ({
+        name: plugin.name,
+        path: plugin.sourcePath,
+        description: null,
+      });
       for (const marketplace of known.marketplaces) {
-        const shown = marketplace.plugins.filter(
+        // A name two marketplaces share is shown from the first, as plugin ids are by name.
+        if (result.marketplaces.some((entry) => entry.name === marketplace.name)) continue;
+        const listed = marketplace.plugins.filter(
           (p) => byId.has(pluginId(p.name, marketplace.name)) || suggested.has(p.name),
         );
-        // A name two marketplaces share is shown from the first, as plugin ids are by name.
-        const fresh = shown.filter((p) => !shownIds.has(pluginId(p.name, marketplace.name)));
-        if (!fresh.length) continue;
-        fresh.forEach((p) => shownIds.add(pluginId(p.name, marketplace.name)));
-        result.marketplaces.push(await marketplaceEntry(marketplace, fresh, byId));
+        const unlisted = installed
+          .filter((p) => p.marketplaceName === marketplace.name)
+          .filter((p) => !marketplace.plugins.some((listedPlugin) => listedPlugin.name === p.name))
+          .map(recorded);
+        const shown = [...listed, ...unlisted];
+        if (!shown.length) continue;
+        shown.forEach((p) => shownIds.add(pluginId(p.name, marketplace.name)));
+        result.marketplaces.push(await marketplaceEntry(marketplace, shown, byId));
       }
-      // Installed from a marketplace no longer in sight (another repository's, a removed one):
-      // still installed, shown from what its install recorded.
+      // Installed from a marketplace no longer in sight (another repository's, a removed one).
       const leftOver = installed.filter((plugin) => !shownIds.has(plugin.id));
       for (const name of [...new Set(leftOver.map((plugin) => plugin.marketplaceName))]) {
         const own = leftOver.filter((plugin) => plugin.marketplaceName === name);
@@ -50,7 +60,7 @@ export function installedPluginHandlers(services: Services): HandlerTable {
           path: own[0]!.marketplacePath,
           root: own[0]!.marketplacePath,
           displayName: null,
-          plugins: own.map((plugin) => ({ name: plugin.name, path: plugin.sourcePath, description: null })),
+          plugins: own.map(recorded),
         };
         result.marketplaces.push(await marketplaceEntry(marketplace, marketplace.plugins, byId));
       }

@@ -75,5 +75,18 @@ describe('plugin/reconcile', () => {
     assert.match(server.stderr, /plugin lint@team: its source cannot be read .*the installed copy stays/);
     const copy = join(home, 'plugins', 'team', 'lint', 'skills', 'lint', 'SKILL.md');
     assert.match(readFileSync(copy, 'utf8'), /LINT-V1/);
+
+    // The marketplace stops listing it: still installed, shown under its marketplace once.
+    writeWithFolders(local.marketplacePath, JSON.stringify({ name: 'team', plugins: [] }));
+    const shown = await server.call<{ marketplaces: { name: string; plugins: { id: string }[] }[] }>(
+      'plugin/installed',
+      { cwds: [local.repo] },
+    );
+    assert.deepEqual(
+      shown.marketplaces.map((m) => [m.name, m.plugins.map((p) => p.id)]),
+      [['team', ['lint@team']]],
+    );
+    assert.deepEqual((await server.call<Reconciled>('plugin/reconcile', {})).changedPlugins, []);
+    assert.match(server.stderr, /plugin lint@team: team no longer lists it; the installed copy stays/);
   });
 });
