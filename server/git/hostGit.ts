@@ -1,8 +1,9 @@
 // The one way the server runs git itself, on the host, outside any sandbox. A repository is attacker
 // input: its .git/config (and every file an include.path there pulls in), .git/info/attributes,
 // .gitattributes and .git/hooks can each name a program that git would run with the server's full
-// environment. So git runs here only for the read-only subcommands below, with everything that could run
-// a program switched off from the command scope, which outranks every config file:
+// environment. So git runs here only for the read-only subcommands below (and, apart, a thread worktree's
+// changes and a marketplace's clone), with everything that could run a program switched off from the
+// command scope, which outranks every config file:
 // - core.fsmonitor=false: the fsmonitor hook runs whenever git reads the index of a working tree;
 // - core.hooksPath=<the null device>: a hook (post-index-change, …) cannot exist below a device;
 // - --no-ext-diff and --no-textconv on every diff-like subcommand: diff.external and diff.<driver>.command
