@@ -17,6 +17,8 @@ import { threadDeleteHandlers } from './threadDelete';
 import { skillHandlers } from './skills';
 import { appHandlers } from './apps';
 import { pluginHandlers } from './plugins';
+import { installedPluginHandlers } from './pluginsInstalled';
+import { marketplaceHandlers } from './marketplaces';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fsWatchHandlers } from './fsWatch';
@@ -47,6 +49,8 @@ export function familyHandlers(services: Services): HandlerTable {
     ...skillHandlers(services),
     ...appHandlers(services),
     ...pluginHandlers(services),
+    ...installedPluginHandlers(services),
+    ...marketplaceHandlers(services),
     ...configHandlers(services),
     ...fsHandlers(),
     ...fsWatchHandlers(services.log),
