@@ -1,8 +1,10 @@
 // The marketplace listing's screenshots, taken from the installed .vsix as a user drives it: a turn that
 // reads a file and proposes an edit (the approval in the diff editor), the finished conversation, Undo
 // asking with its list of files, Search Threads finding a word, and the setup card of a provider with no
-// key. Each in VS Code's Dark Modern and Light Modern at the harness's fixed 1280×800, written to
-// media/screenshots/ (README shows them; vsce points the listing at the repository's copies).
+// key. Each in VS Code's Dark Modern and Light Modern at the harness's fixed 1280×800, in
+// test-results/ui/ like every UI picture; with THREADLINE_SCREENSHOTS=media they also replace the ones in
+// media/screenshots/ that README shows (vsce points the listing at the repository's copies). Every run
+// draws new clocks and temp names, so an ordinary test run leaves the committed pictures alone.
 import * as assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -123,9 +125,10 @@ describe('the marketplace screenshots (installed .vsix)', function () {
     return folder;
   }
 
-  /** The picture as test-results/ui has it, copied into media/screenshots/ for the README. */
+  /** The picture in test-results/ui, and when asked for, in media/screenshots/ for the README. */
   async function shoot(page: Page, name: string, theme: Theme): Promise<void> {
     const file = await screenshot(page, `marketplace-${name}-${theme}`);
+    if (process.env.THREADLINE_SCREENSHOTS !== 'media') return;
     mkdirSync(shotsDir, { recursive: true });
     copyFileSync(file, join(shotsDir, `${name}-${theme}.png`));
   }
