@@ -1,6 +1,7 @@
 // The long-lived state every method family shares. The store opens on first use (or just after
 // the handshake), so starting the server and answering initialize never wait for the index.
 import { ThreadSections } from './threads/threadSections';
+import { ThreadAttachments } from './threads/threadAttachments';
 import { existsSync } from 'node:fs';
 import { AuthStore } from './account/authStore';
 import { RateLimitBook } from './account/rateLimits';
@@ -62,6 +63,8 @@ export class Services {
   readonly plugins: PluginStore;
   /** User folders for threads and which thread sits in which (threadSection/*). */
   readonly sections: ThreadSections;
+  /** What clients keep with each thread (thread/attachment/*). */
+  readonly attachments: ThreadAttachments;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -91,6 +94,7 @@ export class Services {
     );
     this.plugins = new PluginStore(home);
     this.sections = new ThreadSections(home, log);
+    this.attachments = new ThreadAttachments(home);
     this.skills = new SkillCatalog(home, () => this.plugins.skillRoots());
     this.apps = new AppDirectory(home, async () => {
       const { apps, mcpServers } = await this.plugins.contributions();

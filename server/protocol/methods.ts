@@ -26,6 +26,7 @@ import * as Ti from './threadItemsMethods';
 import * as Mt from './mcpToolCallMethods';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
+import * as At from './threadAttachmentMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -59,6 +60,19 @@ export const clientRequests = {
   'threadSection/update': { params: Sec.ThreadSectionUpdateParams, result: Sec.ThreadSectionResponse },
   'threadSection/delete': { params: Sec.ThreadSectionDeleteParams, result: T.EmptyResponse },
   'thread/section/move': { params: Sec.ThreadSectionMoveParams, result: T.EmptyResponse },
+  'thread/attachment/add': { params: At.ThreadAttachmentAddParams, result: At.ThreadAttachmentAddResponse },
+  'thread/attachment/list': {
+    params: At.ThreadAttachmentListParams,
+    result: At.ThreadAttachmentListResponse,
+  },
+  'thread/attachment/remove': {
+    params: At.ThreadAttachmentRemoveParams,
+    result: At.ThreadAttachmentRemoveResponse,
+  },
+  'thread/attachmentOwner/list': {
+    params: At.ThreadAttachmentOwnerListParams,
+    result: At.ThreadAttachmentOwnerListResponse,
+  },
   'thread/items/list': { params: Ti.ThreadItemsListParams, result: Ti.ThreadItemsListResponse },
   'thread/inject_items': { params: Ti.ThreadInjectItemsParams, result: Ti.ThreadInjectItemsResponse },
   'thread/goal/set': { params: G.ThreadGoalSetParams, result: G.ThreadGoalSetResponse },

@@ -17,6 +17,7 @@ import { fsWatchNotifications, fuzzySearchNotifications } from './fsMethods';
 import { itemUpdateNotifications } from './itemUpdates';
 import { threadSectionNotifications } from './threadSectionMethods';
 import { threadGoalNotifications } from './threadGoal';
+import { threadAttachmentNotifications } from './threadAttachmentMethods';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -44,4 +45,5 @@ export const serverNotifications = {
   ...itemUpdateNotifications,
   ...threadSectionNotifications,
   ...threadGoalNotifications,
+  ...threadAttachmentNotifications,
 } as const;

@@ -14,10 +14,6 @@ import { repoRoot } from './paths';
  * regenerate README's table. A method answering -32601 that is not here is a regression.
  */
 export const KNOWN_MISSING: readonly string[] = [
-  'thread/attachment/add',
-  'thread/attachment/list',
-  'thread/attachmentOwner/list',
-  'thread/attachment/remove',
   'hooks/list',
   'marketplace/add',
   'marketplace/remove',
