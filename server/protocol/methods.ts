@@ -150,6 +150,14 @@ export const clientRequests = {
     params: X.ExternalAgentConfigImportParams,
     result: X.ExternalAgentConfigImportResponse,
   },
+  'externalAgentConfig/import/recordHistory': {
+    params: X.ExternalAgentConfigImportHistoryRecordParams,
+    result: X.ExternalAgentConfigImportHistoryRecordResponse,
+  },
+  'externalAgentConfig/import/readHistories': {
+    params: A.EmptyParams,
+    result: X.ExternalAgentConfigImportHistoriesReadResponse,
+  },
   'skills/list': { params: S.SkillsListParams, result: S.SkillsListResponse },
   'skills/config/write': { params: S.SkillsConfigWriteParams, result: S.SkillsConfigWriteResponse },
   'skills/extraRoots/set': { params: S.SkillsExtraRootsSetParams, result: S.SkillsExtraRootsSetResponse },

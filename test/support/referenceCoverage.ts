@@ -25,8 +25,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'app/installed',
   'modelProvider/config/write',
   'account/usage/read',
-  'externalAgentConfig/import/recordHistory',
-  'externalAgentConfig/import/readHistories',
 ];
 
 export type Coverage = { method: string } & (
