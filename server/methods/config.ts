@@ -75,7 +75,7 @@ export function configHandlers(services: Services): HandlerTable {
 }
 
 /** Config errors as a client sees them: a bad edit names its key (-32602), a broken file says so. */
-async function answer<T>(body: () => Promise<T>): Promise<T> {
+export async function answer<T>(body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (error) {

@@ -27,6 +27,7 @@ import { threadGoalHandlers } from './threadGoal';
 import { cloudOnlyHandlers } from './cloudOnly';
 import { worktreeHandlers } from './worktree';
 import { attachmentHandlers } from './attachments';
+import { modelProviderConfigHandlers } from './modelProviderConfig';
 
 export function familyHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -56,5 +57,6 @@ export function familyHandlers(services: Services): HandlerTable {
     ...cloudOnlyHandlers(),
     ...worktreeHandlers(services),
     ...attachmentHandlers(services),
+    ...modelProviderConfigHandlers(services),
   };
 }

@@ -27,6 +27,7 @@ import * as Mt from './mcpToolCallMethods';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
 import * as At from './threadAttachmentMethods';
+import * as Mp from './modelProviderConfigMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -94,6 +95,10 @@ export const clientRequests = {
   'modelProvider/capabilities/read': {
     params: M.ModelProviderCapabilitiesReadParams,
     result: M.ModelProviderCapabilitiesReadResponse,
+  },
+  'modelProvider/config/write': {
+    params: Mp.ModelProviderConfigWriteParams,
+    result: Mp.ModelProviderConfigWriteResponse,
   },
   'command/exec': { params: C.CommandExecParams, result: C.CommandExecResponse },
   'command/exec/write': { params: C.CommandExecWriteParams, result: T.EmptyResponse },

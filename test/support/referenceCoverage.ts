@@ -23,7 +23,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'plugin/skill/read',
   'app/read',
   'app/installed',
-  'modelProvider/config/write',
   'account/usage/read',
 ];
 
