@@ -5,6 +5,7 @@ import { createElement } from 'react';
 import { n, deltas, snapshot, threadId, turn, userMessage } from './conversationFixtures';
 import { useAppDom } from './dom';
 import type { Page as PageType } from './page';
+import type { SandboxMode } from '../../../server/protocol/enums';
 
 describe('webview composer (jsdom)', () => {
   const app = useAppDom();
@@ -90,6 +91,57 @@ describe('webview composer (jsdom)', () => {
       options.map((o) => o.textContent),
       ['Read only', 'Workspace write', 'Full access (not allowed)'],
     );
+    await page.unmount();
+  });
+
+  it('offers the permission profiles, with Custom when the policy and sandbox make up none', async () => {
+    const page = new app.Page({ listModels: () => ({ models: [] }), startTurn: () => ({ turnId: 't2' }) });
+    await page.render(createElement(app.App));
+    const shown = snapshot([turn('t1', [userMessage('u1', 'hi')])]);
+    shown.settings.approvalPolicy = 'untrusted';
+    const profile = (
+      id: string,
+      label: string,
+      approvalPolicy: 'on-request' | 'never',
+      sandbox: SandboxMode,
+    ) => ({
+      id,
+      label,
+      description: `${label}: what it lets the agent do`,
+      approvalPolicy,
+      sandbox,
+      allowed: id !== ':danger-full-access',
+    });
+    shown.settings.profiles = [
+      profile(':read-only', 'Read only', 'on-request', 'read-only'),
+      profile(':workspace', 'Workspace', 'on-request', 'workspace-write'),
+      profile(':danger-full-access', 'Full access', 'never', 'danger-full-access'),
+    ];
+    await page.receive({
+      type: 'snapshot',
+      seq: 0,
+      snapshot: shown,
+      context: { kind: 'sidebar', restricted: false },
+    });
+    await page.until(() => page.all('button[aria-label="Approvals and sandbox"]').length > 0);
+    await page.act(() =>
+      (page.find('button[aria-label="Approvals and sandbox"]') as HTMLButtonElement).click(),
+    );
+    // (Whether a choice is disabled is the real browser's to show: test/ui/settings.test.ts.)
+    const choices = () =>
+      page.all('[aria-label="Permission profile"] vscode-option').map((o) => o.textContent);
+    // untrusted + workspace-write is no profile.
+    assert.deepEqual(choices(), ['Custom', 'Read only', 'Workspace', 'Full access (not allowed)']);
+    // Choosing one is the real browser's (test/ui/composerToolbar.test.ts); a thread that runs with a
+    // profile's pair shows that profile, without Custom.
+    const asProfile = { ...shown, settings: { ...shown.settings, approvalPolicy: 'on-request' as const } };
+    await page.receive({
+      type: 'snapshot',
+      seq: 1,
+      snapshot: asProfile,
+      context: { kind: 'sidebar', restricted: false },
+    });
+    assert.deepEqual(choices(), ['Read only', 'Workspace', 'Full access (not allowed)']);
     await page.unmount();
   });
 
