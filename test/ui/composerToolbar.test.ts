@@ -170,13 +170,18 @@ describe('the composer toolbar at every width (installed .vsix)', function () {
     await send(frame, 'Only look');
     await frame.getByText('Looked.').waitFor({ timeout: 30_000 });
     if (!wb.codex) {
-      // The turn ran with the profile's pair: the thread's saved settings say so.
+      // The turn ran with the profile's pair (turn/start sends the sandbox as a policy, which wins over
+      // the thread's mode): the thread's saved settings say so.
       const folder = join(wb.serverHome, 'thread-settings');
       const saved = readdirSync(folder).map(
         (name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as Record<string, unknown>,
       );
       assert.ok(
-        saved.some((s) => s.approvalPolicy === 'on-request' && s.sandboxMode === 'read-only'),
+        saved.some(
+          (s) =>
+            s.approvalPolicy === 'on-request' &&
+            (s.sandboxPolicy as { type?: string } | null)?.type === 'readOnly',
+        ),
         JSON.stringify(saved),
       );
     }
