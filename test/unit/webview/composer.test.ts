@@ -6,6 +6,7 @@ import { n, deltas, snapshot, threadId, turn, userMessage } from './conversation
 import { useAppDom } from './dom';
 import type { Page as PageType } from './page';
 import type { SandboxMode } from '../../../server/protocol/enums';
+import type { ThreadSnapshot } from '../../../webview/messages';
 
 describe('webview composer (jsdom)', () => {
   const app = useAppDom();
@@ -55,6 +56,25 @@ describe('webview composer (jsdom)', () => {
       );
     });
 
+  /** A page showing a thread with these settings, its policy panel open. */
+  async function policyPanel(settings: Partial<ThreadSnapshot['settings']>) {
+    const page = new app.Page({ listModels: () => ({ models: [] }) });
+    await page.render(createElement(app.App));
+    const shown = snapshot([turn('t1', [userMessage('u1', 'hi')])]);
+    Object.assign(shown.settings, settings);
+    await page.receive({
+      type: 'snapshot',
+      seq: 0,
+      snapshot: shown,
+      context: { kind: 'sidebar', restricted: false },
+    });
+    await page.until(() => page.all('button[aria-label="Approvals and sandbox"]').length > 0);
+    await page.act(() =>
+      (page.find('button[aria-label="Approvals and sandbox"]') as HTMLButtonElement).click(),
+    );
+    return { page, shown };
+  }
+
   it('sends on Enter, adds a line on Shift+Enter, and keeps the draft per thread', async () => {
     const page = await open();
     await type(page, 'Fix the bug');
@@ -72,20 +92,9 @@ describe('webview composer (jsdom)', () => {
   });
 
   it('greys out what requirements.toml forbids with a thread open too', async () => {
-    const page = new app.Page({ listModels: () => ({ models: [] }) });
-    await page.render(createElement(app.App));
-    const shown = snapshot([turn('t1', [userMessage('u1', 'hi')])]);
-    shown.settings.forbidden = { 'danger-full-access': 'Not allowed by requirements.toml' };
-    await page.receive({
-      type: 'snapshot',
-      seq: 0,
-      snapshot: shown,
-      context: { kind: 'sidebar', restricted: false },
+    const { page } = await policyPanel({
+      forbidden: { 'danger-full-access': 'Not allowed by requirements.toml' },
     });
-    await page.until(() => page.all('button[aria-label="Approvals and sandbox"]').length > 0);
-    await page.act(() =>
-      (page.find('button[aria-label="Approvals and sandbox"]') as HTMLButtonElement).click(),
-    );
     const options = page.all('[aria-label="Sandbox"] vscode-option');
     assert.deepEqual(
       options.map((o) => o.textContent),
@@ -95,10 +104,6 @@ describe('webview composer (jsdom)', () => {
   });
 
   it('offers the permission profiles, with Custom when the policy and sandbox make up none', async () => {
-    const page = new app.Page({ listModels: () => ({ models: [] }), startTurn: () => ({ turnId: 't2' }) });
-    await page.render(createElement(app.App));
-    const shown = snapshot([turn('t1', [userMessage('u1', 'hi')])]);
-    shown.settings.approvalPolicy = 'untrusted';
     const profile = (
       id: string,
       label: string,
@@ -112,21 +117,12 @@ describe('webview composer (jsdom)', () => {
       sandbox,
       allowed: id !== ':danger-full-access',
     });
-    shown.settings.profiles = [
+    const profiles = [
       profile(':read-only', 'Read only', 'on-request', 'read-only'),
       profile(':workspace', 'Workspace', 'on-request', 'workspace-write'),
       profile(':danger-full-access', 'Full access', 'never', 'danger-full-access'),
     ];
-    await page.receive({
-      type: 'snapshot',
-      seq: 0,
-      snapshot: shown,
-      context: { kind: 'sidebar', restricted: false },
-    });
-    await page.until(() => page.all('button[aria-label="Approvals and sandbox"]').length > 0);
-    await page.act(() =>
-      (page.find('button[aria-label="Approvals and sandbox"]') as HTMLButtonElement).click(),
-    );
+    const { page, shown } = await policyPanel({ approvalPolicy: 'untrusted', profiles });
     // (Whether a choice is disabled is the real browser's to show: test/ui/settings.test.ts.)
     const choices = () =>
       page.all('[aria-label="Permission profile"] vscode-option').map((o) => o.textContent);
