@@ -19,12 +19,11 @@ export function attachmentHandlers(services: Services): HandlerTable {
   /** The thread must exist and be stored: an ephemeral one keeps nothing past its process. */
   const storedThread = async (threadId: string) => {
     const store = await services.store();
-    const summary = store.require(threadId);
+    store.require(threadId);
     if (store.isEphemeral(threadId))
       throw invalidRequest(
         `thread ${threadId} is ephemeral: it is not stored, so it cannot keep attachments`,
       );
-    return summary;
   };
   /** Tells the thread's subscribers and the client that asked, after the response. */
   const announce = (peer: Peer, threadId: string, a: ThreadAttachment, operation: 'created' | 'deleted') =>

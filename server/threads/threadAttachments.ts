@@ -134,8 +134,14 @@ export class ThreadAttachments {
     if (info.size > MAX_FILE_BYTES) throw new AttachmentError(`refused: ${file} is larger than any we write`);
     const bytes = await readFileNoFollow(file);
     if (!bytes) return [];
-    const parsed = JSON.parse(bytes.toString('utf8')) as { version?: number; attachments?: unknown };
-    if (parsed.version !== VERSION || !Array.isArray(parsed.attachments))
+    type Stored = { version?: number; attachments?: unknown } | null;
+    let parsed: Stored = null;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8')) as Stored;
+    } catch {
+      // Answered below as not ours: a torn or foreign file is never rewritten over.
+    }
+    if (parsed?.version !== VERSION || !Array.isArray(parsed.attachments))
       throw new AttachmentError(`${file} is not a thread attachments file`);
     return parsed.attachments.filter(isAttachment);
   }

@@ -216,6 +216,27 @@ describe('app-server over stdio: thread attachments', () => {
     server.assertSchemaClean();
   });
 
+  it('answers a torn attachments file with a clear error and never writes over it', async () => {
+    const server = await start();
+    const thread = await newThread(server);
+    mkdirSync(join(server.home, 'thread-attachments'));
+    const file = join(server.home, 'thread-attachments', `${thread.id}.json`);
+    writeFileSync(file, '{"version":1,"attachm');
+    for (const [method, params] of [
+      ['thread/attachment/list', { threadId: thread.id }],
+      [
+        'thread/attachment/add',
+        { threadId: thread.id, attachmentType: 'worktree', identityKey: 'k', payload: {} },
+      ],
+    ] as const) {
+      const answer = await server.request(method, params);
+      assert.equal(answer.error?.code, -32600, method);
+      assert.match(answer.error!.message, /is not a thread attachments file/);
+    }
+    assert.equal(readFileSync(file, 'utf8'), '{"version":1,"attachm');
+    server.assertSchemaClean();
+  });
+
   it('neither reads nor writes through a symbolic link planted in the home', async () => {
     const home = tempDir();
     const outside = tempDir();
