@@ -32,6 +32,7 @@ import { LoadedThreads } from './threads/loadedThreads';
 import { McpAuth } from './mcp/oauth';
 import { McpRegistry } from './mcp/registry';
 import { McpTrust } from './mcp/projectServers';
+import { ProjectHookTrust } from './hooks/hookTrust';
 import { ThreadStore } from './threads/threadStore';
 
 export interface ModelAccess {
@@ -65,6 +66,8 @@ export class Services {
   readonly sections: ThreadSections;
   /** What clients keep with each thread (thread/attachment/*). */
   readonly attachments: ThreadAttachments;
+  /** Which of projects' own hooks the user trusted (or declined, until a restart). */
+  readonly hookTrust: ProjectHookTrust;
   private storePromise: Promise<ThreadStore> | undefined;
   private configPromise: Promise<LoadedConfig> | undefined;
   ready = false;
@@ -95,6 +98,7 @@ export class Services {
     this.plugins = new PluginStore(home);
     this.sections = new ThreadSections(home, log);
     this.attachments = new ThreadAttachments(home);
+    this.hookTrust = new ProjectHookTrust(home);
     this.skills = new SkillCatalog(home, () => this.plugins.skillRoots());
     this.apps = new AppDirectory(home, async () => {
       const { apps, mcpServers } = await this.plugins.contributions();
@@ -221,10 +225,10 @@ export class Services {
   }
 
   /**
-   * Starts loading what thread methods need (and `load`: the method families), without making anyone
-   * wait for it; not once the server
-   * is closing (a client that ended its input right after the handshake), which would open the store
-   * after close() and make the exit wait for it.
+   * Starts loading what thread methods need without making anyone wait for it; not once the server is
+   * closing (a client that ended its input right after the handshake), which would open the store after
+   * close() and make the exit wait for it. `load` (the method families) waits for the store: evaluating
+   * them is synchronous work that a client leaving right after `initialize` would otherwise wait for.
    */
   warmUp(load: () => void = () => {}): void {
     setImmediate(() => {
@@ -232,11 +236,12 @@ export class Services {
       const started = this.started;
       this.started = undefined;
       started?.();
-      load();
-      this.store().catch(() => {});
       this.loadedConfig().catch(() => {});
       this.store()
-        .then((store) => this.checkpoints.recover((threadId) => store.get(threadId) !== undefined))
+        .then((store) => {
+          if (!this.closing) load();
+          return this.checkpoints.recover((threadId) => store.get(threadId) !== undefined);
+        })
         .catch(() => {});
     });
   }

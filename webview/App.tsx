@@ -3,11 +3,10 @@
 // no thread is shown, the start view (a new thread's composer and the recent threads). While a thread
 // it showed before is on its way, the page's own loading skeleton shows (store/viewStatus.ts); a server
 // that stopped for good takes the composer's place, with the reason, Show Log and Restart.
-import { useSyncExternalStore } from 'react';
 import { Composer } from './composer/Composer';
 import { ContextMeter } from './components/ContextMeter';
 import { Conversation } from './components/Conversation';
-import { useStore, useView } from './components/hooks';
+import { useView, useViewStatus } from './components/hooks';
 import { PlanPanel } from './components/PlanPanel';
 import { PromptQueue } from './prompts/PromptQueue';
 import { StartView } from './start/StartView';
@@ -31,8 +30,7 @@ function folderName(path: string): string {
 }
 
 export function App() {
-  const store = useStore();
-  const status = useSyncExternalStore(store.subscribe, () => store.viewStatus);
+  const status = useViewStatus();
   const thread = useView((s) => s.thread);
   const firstPrompt = useView(firstUserText);
   const empty = useView((s) => s.turnIds.length === 0 && !s.hasOlderTurns);

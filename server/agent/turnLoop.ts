@@ -8,7 +8,8 @@ import type { ActiveTurn } from './activeTurn';
 import { compact, needsCompaction, type CompactionLimits } from './compaction';
 import { streamResponse } from './responseStream';
 import type { ApprovalGate } from './approvalGate';
-import type { AgentTool, ToolCall, ToolContext, ToolPermissions, TurnCheckpoint } from './tool';
+import type { HookPoints } from './hookPoints';
+import type { AgentTool, ToolCall, ToolContext, ToolPermissions, ToolResult, TurnCheckpoint } from './tool';
 import { ToolInputError } from './tool';
 import type { TurnEmitter } from './turnEmitter';
 import { isAbort, toTurnError } from './turnError';
@@ -34,7 +35,12 @@ export interface TurnSpec {
   /** A plan-mode turn: the <proposed_plan> block of an answer streams as a plan item. */
   planMode?: boolean;
   rateLimits?: (limits: RateLimits) => void;
+  /** The user's hooks at the loop's events (server/hooks); none configured: undefined. */
+  hooks?: HookPoints;
 }
+
+// A Stop hook may send the model back to work; past this many times in one turn the turn ends anyway.
+const MAX_STOP_CONTINUATIONS = 3;
 
 export interface TurnOutcome {
   status: Exclude<TurnStatus, 'inProgress'>;
@@ -62,6 +68,7 @@ export async function runTurn(spec: TurnSpec, active: ActiveTurn): Promise<TurnO
 class Loop {
   private conversation: ConversationEntry[];
   private compactedThisTurn = false;
+  private stopContinuations = 0;
 
   constructor(
     private readonly spec: TurnSpec,
@@ -77,7 +84,7 @@ class Loop {
   }
 
   async run(): Promise<void> {
-    await this.add(this.spec.input);
+    await this.add([...this.spec.input, ...(await this.openingContext())]);
     if (this.spec.compactOnly) return this.compact();
     for (;;) {
       await this.add(this.active.takeSteeredInput());
@@ -86,8 +93,30 @@ class Loop {
       }
       const toolCalls = await this.respond();
       for (const call of toolCalls) await this.add([await this.runTool(call)]);
-      if (toolCalls.length === 0 && !this.active.hasSteeredInput()) return;
+      if (toolCalls.length === 0 && !this.active.hasSteeredInput() && !(await this.goesOn())) return;
     }
+  }
+
+  /** What the hooks at the turn's start tell the model; a prompt they refuse fails the turn unsent. */
+  private async openingContext(): Promise<ConversationEntry[]> {
+    if (!this.spec.hooks || this.spec.compactOnly) return [];
+    const prompt = this.spec.input.flatMap((entry) =>
+      entry.kind === 'user' ? entry.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+    );
+    const { context, refused } = await this.spec.hooks.turnStarted(prompt.join('\n'));
+    if (refused !== null) throw new Error(`A UserPromptSubmit hook refused this prompt: ${refused}`);
+    return context.map((text) => ({ kind: 'developer', text }));
+  }
+
+  /** Whether a Stop hook sends the model back to work (with what it asked, in the conversation). */
+  private async goesOn(): Promise<boolean> {
+    const { hooks } = this.spec;
+    if (!hooks || this.stopContinuations >= MAX_STOP_CONTINUATIONS) return false;
+    const more = await hooks.stop(this.finalMessage(), this.stopContinuations > 0);
+    if (more === null) return false;
+    this.stopContinuations += 1;
+    await this.add([{ kind: 'developer', text: `A Stop hook asks you to continue: ${more}` }]);
+    return true;
   }
 
   private async respond(): Promise<ToolCall[]> {
@@ -124,13 +153,18 @@ class Loop {
       approvals: this.spec.approvals,
       checkpoint: this.spec.checkpoint,
     };
-    const result = tool
+    const refused = await this.spec.hooks?.beforeTool(call);
+    if (refused)
+      return { kind: 'toolResult', callId: call.callId, custom: call.custom, output: refused, isError: true };
+    const result: ToolResult = tool
       ? await tool.run(call, context).catch((error: unknown) => {
           if (error instanceof ToolInputError) return { output: error.message, isError: true };
           throw error;
         })
       : { output: `unknown tool: ${call.name}`, isError: true };
-    return { kind: 'toolResult', callId: call.callId, custom: call.custom, ...result };
+    const feedback = await this.spec.hooks?.afterTool(call, result);
+    const output = feedback ? withFeedback(result.output, feedback) : result.output;
+    return { kind: 'toolResult', callId: call.callId, custom: call.custom, ...result, output };
   }
 
   private async compact(): Promise<void> {
@@ -146,4 +180,10 @@ class Loop {
     this.conversation.push(...entries);
     await this.emit.modelEntries(entries);
   }
+}
+
+/** A PostToolUse hook's feedback, after what the tool returned. */
+function withFeedback(output: ToolResult['output'], feedback: string): ToolResult['output'] {
+  const note = `[PostToolUse hook] ${feedback}`;
+  return typeof output === 'string' ? `${output}\n\n${note}` : [...output, { type: 'text', text: note }];
 }

@@ -72,7 +72,9 @@ export async function saveFeedbackZip(
 ): Promise<string> {
   if (!isAbsolute(path)) throw new FeedbackFileError(`savePath: ${path} is not an absolute path`);
   const { id, files } = await bundleFiles(report, scrub);
-  const zip = zipFiles(files.map((file) => ({ name: file.name, data: Buffer.from(file.text, 'utf8') })));
+  const zip = await zipFiles(
+    files.map((file) => ({ name: file.name, data: Buffer.from(file.text, 'utf8') })),
+  );
   try {
     await fs.writeFile(path, zip, { flag: 'wx', mode: 0o600 });
   } catch (error) {

@@ -1,8 +1,9 @@
 // The one way the server runs git itself, on the host, outside any sandbox. A repository is attacker
 // input: its .git/config (and every file an include.path there pulls in), .git/info/attributes,
 // .gitattributes and .git/hooks can each name a program that git would run with the server's full
-// environment. So git runs here only for the read-only subcommands below, with everything that could run
-// a program switched off from the command scope, which outranks every config file:
+// environment. So git runs here only for the read-only subcommands below (and, apart, a thread worktree's
+// changes and a marketplace's clone), with everything that could run a program switched off from the
+// command scope, which outranks every config file:
 // - core.fsmonitor=false: the fsmonitor hook runs whenever git reads the index of a working tree;
 // - core.hooksPath=<the null device>: a hook (post-index-change, …) cannot exist below a device;
 // - --no-ext-diff and --no-textconv on every diff-like subcommand: diff.external and diff.<driver>.command
@@ -105,6 +106,49 @@ export async function openChangingHostGit(
   if (identity) config.push(['user.name', identity.name], ['user.email', identity.email]);
   const allowed = new Set([...READ_ONLY, ...CHANGING]);
   return (args, okCodes = [0]) => run(cwd, args, config, okCodes, allowed);
+}
+
+// Cloning a plugin marketplace (server/plugins/marketplaceClone.ts), the one transport the host runs.
+// The clone is new: it has no repository config yet, only the user's own, whose filter drivers are
+// blanked as above. Only the transports a marketplace URL may name are allowed (never ext::, which
+// runs a command); checkout writes a link as a plain file holding its target (core.symlinks=false),
+// so no link of the remote's can lead out of the clone; received objects are checked; no template
+// (its hooks), no submodules, no tags, only the newest commit.
+const CLONE_CONFIG: [string, string][] = [
+  ['protocol.file.allow', 'always'],
+  ['protocol.https.allow', 'always'],
+  ['protocol.http.allow', 'always'],
+  ['protocol.ssh.allow', 'always'],
+  ['core.symlinks', 'false'],
+  ['transfer.fsckObjects', 'true'],
+  ['submodule.recurse', 'false'],
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+];
+
+/**
+ * Clones `url` (at branch or tag `ref`) into `target`, a folder that does not exist yet, in `parent`;
+ * with `sparse` (gitignore-style patterns), only what they match is checked out.
+ */
+export async function cloneOnHost(
+  parent: string,
+  url: string,
+  target: string,
+  ref: string | null,
+  sparse: string[] = [],
+): Promise<void> {
+  if ([url, ref ?? '', ...sparse].some((arg) => arg.startsWith('-'))) {
+    throw new HostGitError('a URL, ref or sparse path may not start with "-"', null);
+  }
+  const config = [...(await guardedConfig(parent)), ...CLONE_CONFIG];
+  const branch = ref === null ? [] : ['--branch', ref];
+  const checkout = sparse.length ? ['--no-checkout'] : [];
+  const args = ['clone', '--quiet', '--depth=1', '--no-tags', '--template=', ...branch, ...checkout];
+  await spawnGit(parent, [...args, '--', url, target], config, [0]);
+  if (!sparse.length) return;
+  const dir = join(parent, target);
+  await spawnGit(dir, ['sparse-checkout', 'set', '--no-cone', '--', ...sparse], config, [0]);
+  await spawnGit(dir, ['checkout', '--quiet'], config, [0]);
 }
 
 /** The fixed config plus every filter driver the repository's config defines, blanked. */

@@ -21,10 +21,11 @@ export interface ProjectServer {
 }
 
 /** Threadline's own first (externalAgentConfig/import writes a repository's servers there), then Codex's. */
-const PROJECT_CONFIGS = [join('.threadline', 'config.toml'), join('.codex', 'config.toml')];
+export const PROJECT_CONFIG_FOLDERS = ['.threadline', '.codex'];
+const PROJECT_CONFIGS = PROJECT_CONFIG_FOLDERS.map((folder) => join(folder, 'config.toml'));
 
 /** The folders whose project config counts: the cwd up to its repository root, else the cwd alone. */
-async function projectFolders(cwd: string): Promise<string[]> {
+export async function projectFolders(cwd: string): Promise<string[]> {
   const folders: string[] = [];
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     folders.push(dir);
@@ -82,11 +83,12 @@ export function definedServer(config: McpServerConfig, file: string, folder: str
   };
 }
 
+/** Fingerprints the user trusted, in a file of $THREADLINE_HOME (project hooks keep their own). */
 export class McpTrust {
   private readonly path: string;
 
-  constructor(home: string) {
-    this.path = join(home, 'trusted-mcp-servers.json');
+  constructor(home: string, file = 'trusted-mcp-servers.json') {
+    this.path = join(home, file);
   }
 
   async trusted(fingerprint: string): Promise<boolean> {

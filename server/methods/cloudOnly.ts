@@ -1,6 +1,6 @@
 // The reference's methods that only work with a ChatGPT account or OpenAI's cloud. Threadline signs
 // in with API keys and keeps everything local, so each answers -32600 (as a ChatGPT sign-in does)
-// with the reason; the dispatcher has checked the params first. README's coverage table quotes these.
+// with the reason; the dispatcher has checked the params first. The coverage table in docs/protocol.md quotes these.
 import type { ClientMethod } from '../protocol/methods';
 import type { Handler, HandlerTable } from '../rpc/dispatcher';
 import { invalidRequest } from '../rpc/rpcError';

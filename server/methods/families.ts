@@ -17,6 +17,8 @@ import { threadDeleteHandlers } from './threadDelete';
 import { skillHandlers } from './skills';
 import { appHandlers } from './apps';
 import { pluginHandlers } from './plugins';
+import { installedPluginHandlers } from './pluginsInstalled';
+import { marketplaceHandlers } from './marketplaces';
 import { configHandlers } from './config';
 import { fsHandlers } from './fs';
 import { fsWatchHandlers } from './fsWatch';
@@ -28,6 +30,7 @@ import { cloudOnlyHandlers } from './cloudOnly';
 import { worktreeHandlers } from './worktree';
 import { attachmentHandlers } from './attachments';
 import { modelProviderConfigHandlers } from './modelProviderConfig';
+import { hookHandlers } from './hooks';
 
 export function familyHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -48,6 +51,8 @@ export function familyHandlers(services: Services): HandlerTable {
     ...skillHandlers(services),
     ...appHandlers(services),
     ...pluginHandlers(services),
+    ...installedPluginHandlers(services),
+    ...marketplaceHandlers(services),
     ...configHandlers(services),
     ...fsHandlers(),
     ...fsWatchHandlers(services.log),
@@ -58,5 +63,6 @@ export function familyHandlers(services: Services): HandlerTable {
     ...worktreeHandlers(services),
     ...attachmentHandlers(services),
     ...modelProviderConfigHandlers(services),
+    ...hookHandlers(services),
   };
 }

@@ -1,5 +1,5 @@
 // The dispatcher's table: the handshake's handlers load with the core; every other family (families.ts,
-// and the modules only it imports) is evaluated in the warm-up after the handshake, or by the first
+// and the modules only it imports) is evaluated in the warm-up once the store is open, or by the first
 // other request if that comes first. Answering `initialize` and exiting right after it do not pay
 // for them (bench/startup.mjs: ~5 ms).
 //

@@ -5,7 +5,12 @@ import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Static } from '@sinclair/typebox';
 import type { ParamsOf, ResultOf } from '../protocol/methods';
-import type { PluginInterface, PluginReadParams, PluginSummary } from '../protocol/pluginMethods';
+import type {
+  PluginInterface,
+  PluginMarketplaceEntry,
+  PluginReadParams,
+  PluginSummary,
+} from '../protocol/pluginMethods';
 import type { HandlerTable, RequestContext } from '../rpc/dispatcher';
 import { invalidParams, invalidRequest } from '../rpc/rpcError';
 import type { Services } from '../services';
@@ -15,17 +20,18 @@ import { disabledSkillPaths } from '../skills/skillConfig';
 import { scanRoot } from '../skills/skillScan';
 import {
   MarketplaceError,
-  marketplacePaths,
   readMarketplace,
   type Marketplace,
   type MarketplacePlugin,
 } from '../plugins/marketplace';
+import { knownMarketplaces } from '../plugins/marketplaceCatalog';
 import {
   PluginFolderError,
   pluginSkillRoot,
   readPluginFolder,
   type PluginParts,
 } from '../plugins/pluginFolder';
+import { entryOf, noteInSnapshot } from '../plugins/pluginSnapshot';
 import { PluginInstallError, pluginId, type InstalledPlugin } from '../plugins/pluginStore';
 
 type Target = Static<typeof PluginReadParams>;
@@ -67,31 +73,16 @@ export function pluginHandlers(services: Services): HandlerTable {
   return {
     'plugin/list': async (params: ParamsOf<'plugin/list'>): Promise<ResultOf<'plugin/list'>> => {
       const installed = new Map((await plugins.installed()).map((p) => [p.id, p]));
-      const result: ResultOf<'plugin/list'> = {
-        marketplaces: [],
-        marketplaceLoadErrors: [],
+      const known = await knownMarketplaces(services.home, params.cwds ?? []);
+      return {
+        marketplaces: await Promise.all(
+          known.marketplaces.map((marketplace) =>
+            marketplaceEntry(marketplace, marketplace.plugins, installed),
+          ),
+        ),
+        marketplaceLoadErrors: known.errors,
         featuredPluginIds: [],
       };
-      for (const path of await marketplacePaths(params.cwds ?? [])) {
-        try {
-          const marketplace = await readMarketplace(path);
-          result.marketplaces.push({
-            name: marketplace.name,
-            path,
-            interface: marketplace.displayName ? { displayName: marketplace.displayName } : null,
-            plugins: await Promise.all(
-              marketplace.plugins.map(async (plugin) => {
-                const copy = installed.get(pluginId(plugin.name, marketplace.name));
-                return summary(plugin, marketplace, copy, await partsOf(plugin, copy));
-              }),
-            ),
-          });
-        } catch (error) {
-          if (!(error instanceof MarketplaceError)) throw error;
-          result.marketplaceLoadErrors.push({ marketplacePath: path, message: error.message });
-        }
-      }
-      return result;
     },
 
     'plugin/read': async (params: ParamsOf<'plugin/read'>): Promise<ResultOf<'plugin/read'>> => {
@@ -138,6 +129,7 @@ export function pluginHandlers(services: Services): HandlerTable {
       const { marketplace, plugin } = await locate(params);
       try {
         const { installed, linksLeftOut } = await plugins.install(marketplace, plugin);
+        await noteInSnapshot(services.home, installed.id, await entryOf(installed));
         const leftOut = linksLeftOut.length ? ` (links left out: ${linksLeftOut.join(', ')})` : '';
         services.log.info(`installed plugin ${installed.id} from ${plugin.path}${leftOut}`);
       } catch (error) {
@@ -158,11 +150,31 @@ export function pluginHandlers(services: Services): HandlerTable {
       if (!(await plugins.uninstall(params.pluginId))) {
         throw invalidParams(`Invalid params: pluginId: ${params.pluginId} is not installed`);
       }
+      await noteInSnapshot(services.home, params.pluginId, null);
       await services.mcp.forget(pluginServers(leaving, services.log));
       services.log.info(`uninstalled plugin ${params.pluginId}`);
       announce(peer);
       return {};
     },
+  };
+}
+
+/** A marketplace as plugin/list and plugin/installed show it, with these of its plugins. */
+export async function marketplaceEntry(
+  marketplace: Marketplace,
+  shown: MarketplacePlugin[],
+  installed: Map<string, InstalledPlugin>,
+): Promise<Static<typeof PluginMarketplaceEntry>> {
+  return {
+    name: marketplace.name,
+    path: marketplace.path,
+    interface: marketplace.displayName ? { displayName: marketplace.displayName } : null,
+    plugins: await Promise.all(
+      shown.map(async (plugin) => {
+        const copy = installed.get(pluginId(plugin.name, marketplace.name));
+        return summary(plugin, marketplace, copy, await partsOf(plugin, copy));
+      }),
+    ),
   };
 }
 

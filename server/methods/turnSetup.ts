@@ -19,6 +19,7 @@ import type { Services } from '../services';
 import type { ThreadStore } from '../threads/threadStore';
 import { threadTools } from '../tools/threadTools';
 import { mcpToolsForTurn } from './turnMcpServers';
+import { hooksForTurn } from '../hooks/turnHooks';
 import { skillsSection } from '../skills/skillMentions';
 import type { Skill } from '../skills/skillCatalog';
 import { settingsFor } from './threadSettings';
@@ -63,6 +64,19 @@ export async function prepareTurn(
   const review = input.reviewInstructions !== undefined;
   const approvals = services.approvals.gateFor(active, thread.grants);
   const planning = settings.collaborationMode?.mode === 'plan';
+  const permissions: TurnSpec['permissions'] = planning
+    ? // Plan mode changes nothing, whatever the thread's policies allow: the model's word is not enough.
+      {
+        approvalPolicy: settings.approvalPolicy,
+        retryUnsandboxedOnFailure: false,
+        sandboxPolicy: { type: 'readOnly' },
+        planning,
+      }
+    : {
+        approvalPolicy: settings.approvalPolicy,
+        retryUnsandboxedOnFailure: settings.approvalOnFailure,
+        sandboxPolicy: effectiveSandboxPolicy(settings),
+      };
   return {
     client: access.client,
     request: {
@@ -87,19 +101,7 @@ export async function prepareTurn(
           mcp: await mcpToolsForTurn(services, active, settings, approvals),
         }),
     cwd: settings.cwd,
-    permissions: planning
-      ? // Plan mode changes nothing, whatever the thread's policies allow: the model's word is not enough.
-        {
-          approvalPolicy: settings.approvalPolicy,
-          retryUnsandboxedOnFailure: false,
-          sandboxPolicy: { type: 'readOnly' },
-          planning,
-        }
-      : {
-          approvalPolicy: settings.approvalPolicy,
-          retryUnsandboxedOnFailure: settings.approvalOnFailure,
-          sandboxPolicy: effectiveSandboxPolicy(settings),
-        },
+    permissions,
     approvals,
     checkpoint: services.turnCheckpoint(threadId, active.turnId),
     limits: config.compactionLimits(settings.model),
@@ -110,6 +112,9 @@ export async function prepareTurn(
       const snapshot = services.rateLimits.record(access.provider.id, access.provider.name, limits);
       active.emit.threadEvent('account/rateLimits/updated', { rateLimits: snapshot });
     },
+    hooks: review
+      ? undefined
+      : await hooksForTurn(services, active, settings, approvals, permissions, history.turns.length <= 1),
   };
 }
 

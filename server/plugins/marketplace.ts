@@ -34,9 +34,11 @@ export const PART_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const MARKETPLACE_FILE = join('.agents', 'plugins', 'marketplace.json');
 const MAX_BYTES = 1024 * 1024;
 
-/** The marketplace files to look at: the user's, then each cwd's repository's. */
-export async function marketplacePaths(cwds: string[]): Promise<string[]> {
-  const paths = [join(homedir(), MARKETPLACE_FILE)];
+export const marketplaceFileIn = (root: string) => join(root, MARKETPLACE_FILE);
+
+/** The marketplace files to look at: the user's, the added ones (`added`), then each cwd's repository's. */
+export async function marketplacePaths(cwds: string[], added: string[] = []): Promise<string[]> {
+  const paths = [join(homedir(), MARKETPLACE_FILE), ...added];
   for (const cwd of cwds) {
     for (let dir = resolve(cwd); ; dir = dirname(dir)) {
       paths.push(join(dir, MARKETPLACE_FILE));
@@ -53,9 +55,16 @@ export async function readMarketplace(path: string): Promise<Marketplace> {
   const stat = await fs.stat(path).catch(() => null);
   if (!stat?.isFile()) throw new MarketplaceError('no such marketplace file');
   if (stat.size > MAX_BYTES) throw new MarketplaceError('larger than 1 MiB');
+  const root = rootOf(path);
+  // A link out of the marketplace's folder (at ~/.ssh/config, say) is not read: even a parse
+  // error could quote what it holds.
+  const [realFile, realRoot] = await Promise.all([fs.realpath(path), fs.realpath(root)]);
+  if (!isWithin(realRoot, realFile)) {
+    throw new MarketplaceError(`the marketplace file leads to ${realFile}, outside its folder ${root}`);
+  }
   let value: unknown;
   try {
-    value = JSON.parse(await fs.readFile(path, 'utf8'));
+    value = JSON.parse(await fs.readFile(realFile, 'utf8'));
   } catch (error) {
     throw new MarketplaceError(`not valid JSON (${(error as Error).message})`);
   }
@@ -64,10 +73,6 @@ export async function readMarketplace(path: string): Promise<Marketplace> {
   if (typeof name !== 'string' || !PART_NAME.test(name)) {
     throw new MarketplaceError('`name` must be letters, digits, `.`, `_` or `-` (at most 64)');
   }
-  const root =
-    basename(dirname(path)) === 'plugins' && basename(dirname(dirname(path))) === '.agents'
-      ? dirname(dirname(dirname(path)))
-      : dirname(path);
   const entries = Array.isArray(value.plugins) ? value.plugins : [];
   const plugins: MarketplacePlugin[] = [];
   for (const entry of entries) {
@@ -87,4 +92,11 @@ export async function readMarketplace(path: string): Promise<Marketplace> {
   }
   const display = isTable(value.interface) ? value.interface.displayName : null;
   return { name, path, root, displayName: typeof display === 'string' ? display : null, plugins };
+}
+
+/** The folder holding `.agents` for a file there, else the file's own folder. */
+function rootOf(path: string): string {
+  return basename(dirname(path)) === 'plugins' && basename(dirname(dirname(path))) === '.agents'
+    ? dirname(dirname(dirname(path)))
+    : dirname(path);
 }

@@ -29,7 +29,8 @@ export interface InstalledPlugin extends InstallRecord {
 
 export class PluginInstallError extends Error {}
 
-const RECORD = '.threadline-install.json';
+/** The install's record in the copy: Threadline's, not the plugin's. */
+export const RECORD = '.threadline-install.json';
 const LIMITS = { files: 5000, bytes: 100 * 1024 * 1024 };
 
 export const pluginId = (name: string, marketplace: string) => `${name}@${marketplace}`;
@@ -130,7 +131,7 @@ export class PluginStore {
 }
 
 /** Where the plugin's folder really is, refused when its links lead out of the marketplace's folder. */
-async function realFolder(marketplace: Marketplace, plugin: MarketplacePlugin): Promise<string> {
+export async function realFolder(marketplace: Marketplace, plugin: MarketplacePlugin): Promise<string> {
   try {
     const boundary = {
       root: marketplace.root,

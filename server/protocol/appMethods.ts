@@ -39,3 +39,53 @@ export const AppsListResponse = Shape({ data: Type.Array(AppInfo), nextCursor: N
 export const appNotifications = {
   'app/list/updated': Shape({ data: Type.Array(AppInfo) }),
 } as const;
+
+export const AppToolSummary = Shape({
+  name: Type.String(),
+  title: Nullable(Type.String()),
+  description: Type.String(),
+  isEnabled: Type.Boolean(),
+  isReadOnly: Type.Boolean(),
+  disabledReason: Nullable(Type.String()),
+});
+
+export const ConnectorMetadata = Shape({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  distributionChannel: Nullable(Type.String()),
+  iconUrl: Nullable(Type.String()),
+  iconUrlDark: Nullable(Type.String()),
+  installUrl: Nullable(Type.String()),
+  pluginDisplayNames: Type.Array(Type.String()),
+  /** With includeTools: the tools its MCP server offers, and whether the app lets the model use each. */
+  toolSummaries: Nullable(Type.Array(AppToolSummary)),
+});
+
+export const AppsReadParams = Params({
+  appIds: Type.Array(Type.String(), { maxItems: 100 }),
+  includeTools: Type.Optional(Type.Boolean()),
+  threadId: Opt(Type.String()),
+});
+export const AppsReadResponse = Shape({
+  apps: Type.Array(ConnectorMetadata),
+  missingAppIds: Type.Array(Type.String()),
+});
+
+export const AppsInstalledParams = Params({
+  /** Start the apps' MCP servers first, so `callable` reflects them running. */
+  forceRefresh: Type.Optional(Type.Boolean()),
+  threadId: Opt(Type.String()),
+});
+export const AppsInstalledResponse = Shape({
+  apps: Type.Array(
+    Shape({
+      id: Type.String(),
+      enabled: Type.Boolean(),
+      /** Enabled, and its MCP server is running with a tool the app offers the model. */
+      callable: Type.Boolean(),
+      /** The MCP server that carries its tools. */
+      runtimeName: Nullable(Type.String()),
+    }),
+  ),
+});

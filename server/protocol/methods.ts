@@ -18,6 +18,7 @@ import * as K from './turnChanges';
 import * as S from './skillMethods';
 import * as Ap from './appMethods';
 import * as P from './pluginMethods';
+import * as Mk from './marketplaceMethods';
 import * as Fs from './fsMethods';
 import * as I from './threadImport';
 import * as Sec from './threadSectionMethods';
@@ -28,6 +29,7 @@ import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
 import * as At from './threadAttachmentMethods';
 import * as Mp from './modelProviderConfigMethods';
+import * as Hk from './hooks';
 
 export interface MethodSpec {
   params: TSchema;
@@ -169,10 +171,18 @@ export const clientRequests = {
   'skills/remote/list': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'skills/remote/export': { params: S.SkillsRemoteParams, result: S.SkillsRemoteResponse, specOnly: true },
   'app/list': { params: Ap.AppsListParams, result: Ap.AppsListResponse },
+  'app/read': { params: Ap.AppsReadParams, result: Ap.AppsReadResponse },
+  'app/installed': { params: Ap.AppsInstalledParams, result: Ap.AppsInstalledResponse },
   'plugin/list': { params: P.PluginListParams, result: P.PluginListResponse },
   'plugin/read': { params: P.PluginReadParams, result: P.PluginReadResponse },
   'plugin/install': { params: P.PluginInstallParams, result: P.PluginInstallResponse },
   'plugin/uninstall': { params: P.PluginUninstallParams, result: P.PluginUninstallResponse },
+  'plugin/installed': { params: P.PluginInstalledParams, result: P.PluginInstalledResponse },
+  'plugin/reconcile': { params: P.PluginReconcileParams, result: P.PluginReconcileResponse },
+  'plugin/skill/read': { params: P.PluginSkillReadParams, result: P.PluginSkillReadResponse },
+  'marketplace/add': { params: Mk.MarketplaceAddParams, result: Mk.MarketplaceAddResponse },
+  'marketplace/remove': { params: Mk.MarketplaceRemoveParams, result: Mk.MarketplaceRemoveResponse },
+  'marketplace/upgrade': { params: Mk.MarketplaceUpgradeParams, result: Mk.MarketplaceUpgradeResponse },
   'config/read': { params: Cfg.ConfigReadParams, result: Cfg.ConfigReadResponse },
   'config/value/write': { params: Cfg.ConfigValueWriteParams, result: Cfg.ConfigWriteResponse },
   'config/batchWrite': { params: Cfg.ConfigBatchWriteParams, result: Cfg.ConfigWriteResponse },
@@ -180,6 +190,7 @@ export const clientRequests = {
     params: Cfg.ConfigRequirementsReadParams,
     result: Cfg.ConfigRequirementsReadResponse,
   },
+  'hooks/list': { params: Hk.HooksListParams, result: Hk.HooksListResponse },
   'permissionProfile/list': {
     params: Cfg.PermissionProfileListParams,
     result: Cfg.PermissionProfileListResponse,

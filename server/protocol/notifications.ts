@@ -18,6 +18,7 @@ import { itemUpdateNotifications } from './itemUpdates';
 import { threadSectionNotifications } from './threadSectionMethods';
 import { threadGoalNotifications } from './threadGoal';
 import { threadAttachmentNotifications } from './threadAttachmentMethods';
+import { hookNotifications } from './hooks';
 
 const ThreadId = { threadId: Type.String() };
 
@@ -46,4 +47,5 @@ export const serverNotifications = {
   ...threadSectionNotifications,
   ...threadGoalNotifications,
   ...threadAttachmentNotifications,
+  ...hookNotifications,
 } as const;

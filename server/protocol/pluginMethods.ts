@@ -107,3 +107,38 @@ export const PluginInstallResponse = Shape({
 
 export const PluginUninstallParams = Params({ pluginId: Type.String() });
 export const PluginUninstallResponse = Shape({});
+
+/** The marketplaces with installed plugins, each listing those (and any suggestion asked for). */
+export const PluginInstalledParams = Params({
+  cwds: Opt(Type.Array(Type.String())),
+  /** Plugins to list although not installed, when a listed marketplace has them. */
+  installSuggestionPluginNames: Opt(Type.Array(Type.String())),
+});
+export const PluginInstalledResponse = Shape({
+  marketplaces: Type.Array(PluginMarketplaceEntry),
+  marketplaceLoadErrors: Type.Array(MarketplaceLoadErrorInfo),
+});
+
+/** Brings installed copies up to date with their sources and reports what changed since the last pass. */
+export const PluginReconcileParams = Params({ reason: Opt(Type.String()) });
+export const PluginReconcileChangedPlugin = Shape({
+  id: Type.String(),
+  hasSkills: Type.Boolean(),
+  hasApps: Type.Boolean(),
+  hasMcps: Type.Boolean(),
+  hasHooks: Type.Boolean(),
+});
+export const PluginReconcileResponse = Shape({
+  changedPlugins: Type.Array(PluginReconcileChangedPlugin),
+  /** Remote plugins are the reference's cloud's; Threadline has none, so these stay empty. */
+  failedRemotePluginIds: Type.Array(Type.String()),
+  failedMaterializationRemotePluginIds: Type.Array(Type.String()),
+});
+
+/** One skill's SKILL.md of a marketplace's plugin, installed or not (names as in plugin/list). */
+export const PluginSkillReadParams = Params({
+  remoteMarketplaceName: Type.String(),
+  remotePluginId: Type.String(),
+  skillName: Type.String(),
+});
+export const PluginSkillReadResponse = Shape({ contents: Nullable(Type.String()) });

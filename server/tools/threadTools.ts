@@ -1,8 +1,9 @@
 // The tools a thread offers the model: one list for the whole thread, in a fixed order with fixed
 // schemas, so the tools a provider caches after the system prompt stay valid from turn to turn. A
 // tool that cannot be used in the current mode stays listed and answers with an error saying why
-// (request_user_input outside plan mode, apply_patch in it, read_skill before any skill exists); in
-// plan mode exec_command and MCP tools refuse what does not only read (ToolPermissions.planning).
+// (request_user_input outside plan mode, apply_patch and the client's dynamic tools in it, read_skill
+// before any skill exists); in plan mode exec_command and MCP tools refuse what does not only read
+// (ToolPermissions.planning).
 // MCP tools come last, sorted by name, so re-listing a server does not reorder them.
 import { ToolInputError, type AgentTool } from '../agent/tool';
 import type { ThreadSettings } from '../config/settings';
@@ -47,8 +48,15 @@ export function threadTools(sources: ThreadToolSources): AgentTool[] {
   const mcp = [...sources.mcp].sort((a, b) =>
     a.spec.name < b.spec.name ? -1 : a.spec.name > b.spec.name ? 1 : 0,
   );
-  return [...builtIn, ...dynamicTools(settings.dynamicTools.filter((spec) => !taken.has(spec.name))), ...mcp];
+  const dynamic = dynamicTools(settings.dynamicTools.filter((spec) => !taken.has(spec.name)));
+  // What a client's tool does is the client's secret: plan mode cannot tell a read from a write, so
+  // none runs there (fail closed), and the client is never asked.
+  const allowed = planMode ? dynamic.map((tool) => refusing(tool, notInPlanMode(tool.spec.name))) : dynamic;
+  return [...builtIn, ...allowed, ...mcp];
 }
+
+const notInPlanMode = (name: string) =>
+  `${name} does not run in plan mode: it is the client's tool, and nothing may change until the user accepts the plan. Put what it would do in your <proposed_plan> instead.`;
 
 const NO_PATCHES_IN_PLAN_MODE =
   'apply_patch does not run in plan mode: nothing may change until the user accepts the plan. Put the change in your <proposed_plan> instead.';

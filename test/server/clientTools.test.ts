@@ -197,4 +197,24 @@ describe('tools answered by the client', function () {
     assert.match(bodyText(model.requests[1]!), /unknown city/);
     assert.match(bodyText(model.requests[2]!), /lookup_weather did not run: .*tool crashed/);
   });
+
+  it('dynamic tools: listed but refused in plan mode, without asking the client (their effects are unknown)', async () => {
+    const s = await start();
+    const { thread } = await s.call<{ thread: { id: string } }>('thread/start', {
+      dynamicTools: [WEATHER_TOOL],
+    });
+    model.script(
+      { output: [{ toolCall: { name: 'lookup_weather', arguments: '{"city":"Oslo"}', callId: 'c_plan' } }] },
+      { output: [{ text: 'Planned.' }] },
+    );
+    const turn = await startTurn(s, thread.id, 'Plan the weather', { collaborationMode: PLAN_MODE });
+    assert.equal((await turnCompleted(s, turn.id)).status, 'completed');
+    assert.ok(toolNames(model.requests[0]! as never).includes('lookup_weather'), 'still listed');
+    assert.equal(
+      s.received.filter((m) => m.method === 'item/tool/call').length,
+      0,
+      'the client was not asked',
+    );
+    assert.match(bodyText(model.requests[1]!), /lookup_weather does not run in plan mode/);
+  });
 });

@@ -1,6 +1,6 @@
 // The reference-coverage listing: every client method of the reference's stable schema (Codex 0.169)
 // sent once to the built server, and what it answered: a result, a named error, or -32601. Holds the
-// known-missing list (test/support/referenceCoverage.ts) and README's table to what the server does,
+// known-missing list (test/support/referenceCoverage.ts) and docs/protocol.md's table to what the server does,
 // and checks the cloud-only methods' refusals: -32600 naming why, after their params are checked.
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
@@ -10,8 +10,8 @@ import { useModelServer } from '../fixtures/modelServer/server';
 import { agentHome } from '../support/agent';
 import { referenceClientMethods } from '../support/codexSchema';
 import {
+  docsCoverageTable,
   KNOWN_MISSING,
-  readmeCoverageTable,
   referenceCoverage,
   renderCoverageTable,
 } from '../support/referenceCoverage';
@@ -105,11 +105,11 @@ describe('reference coverage (every client method of Codex 0.169)', function () 
     assert.deepEqual(Object.keys(refusedParams).sort(), Object.keys(cloudOnlyReasons).sort());
   });
 
-  it('README’s coverage table is the one the listing holds', async () => {
+  it('docs/protocol.md’s coverage table is the one the listing holds', async () => {
     assert.equal(
-      readmeCoverageTable(),
+      docsCoverageTable(),
       await renderCoverageTable(),
-      'README.md is out of date: run `npx tsx bench/coverageTable.ts --write`',
+      'docs/protocol.md is out of date: run `npx tsx bench/coverageTable.ts --write`',
     );
   });
 });

@@ -70,11 +70,3 @@ export async function send(frame: FrameLocator, text: string): Promise<void> {
   await input.fill(text);
   await input.press('Enter');
 }
-
-/**
- * The browser console's errors but the workbench's own settings.json bookkeeping, which it logs when the
- * color theme is switched several times in a row (the theme is saved to settings.json each time).
- */
-export function consoleErrorsButThemeSaves(errors: string[]): string[] {
-  return errors.filter((e) => !/settings\.json already exists|Error: unknown document/.test(e));
-}

@@ -29,6 +29,7 @@ describe('the .vsix', () => {
     const files = (await listZip(vsixPath)).filter((f) => f.startsWith('extension/'));
     assert.deepEqual(files, [
       'extension/LICENSE.txt',
+      'extension/THIRD-PARTY-NOTICES.md',
       'extension/changelog.md',
       'extension/dist/codicon.ttf',
       'extension/dist/extension.js',
@@ -64,9 +65,10 @@ describe('the .vsix', () => {
     ]);
   });
 
-  it('is under 3 MB', () => {
+  // About 1.4 MB today; source maps or unbundled sources shipped by mistake would take it far past this.
+  it('is at most 2 MB', () => {
     const size = statSync(vsixPath).size;
-    assert.ok(size < 3 * 1024 * 1024, `vsix is ${size} bytes`);
+    assert.ok(size <= 2 * 1024 * 1024, `vsix is ${size} bytes`);
   });
 });
 

@@ -30,6 +30,8 @@ export async function run(): Promise<void> {
     await import('./mcpServers.test');
     await import('./codexHistory.test');
     await import('./contextMentions.test');
+    await import('./turnAlerts.test');
+    await import('./threadExport.test');
   }
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {

@@ -26,6 +26,12 @@ export function useView<T>(select: (state: ConversationState) => T): T {
   return useSyncExternalStore(store.subscribe, () => select(store.getState()));
 }
 
+/** Loading, the start view or a thread, and the server's failure (store/viewStatus.ts). */
+export function useViewStatus(): ConversationStore['viewStatus'] {
+  const store = useStore();
+  return useSyncExternalStore(store.subscribe, () => store.viewStatus);
+}
+
 /** One item, re-rendered only when that item changes. */
 export function useItem(key: string): AnyItem | undefined {
   const store = useStore();

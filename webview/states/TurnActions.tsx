@@ -1,8 +1,9 @@
 // Retry on a failed or interrupted last turn (its input again, as a new turn: the failed one stays in
 // the history) and Edit and resend on the last message (its text back into the composer; sending then
-// replaces that turn, see Composer). What they act on is read by store/turnActions.ts.
+// replaces that turn, see Composer). What they act on is read by store/turnActions.ts. Neither shows
+// while the server has failed: there is no composer to fill and no server to send to.
 import { useState } from 'react';
-import { useHost, useStore, useView } from '../components/hooks';
+import { useHost, useStore, useView, useViewStatus } from '../components/hooks';
 import { editableMessage, retryInput } from '../store/turnActions';
 
 export function RetryButton({ turnId }: { turnId: string }) {
@@ -11,7 +12,8 @@ export function RetryButton({ turnId }: { turnId: string }) {
   const threadId = useView((s) => s.thread?.id);
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  if (!input || !threadId) return null;
+  const serverFailed = useViewStatus().serverFailure !== null;
+  if (!input || !threadId || serverFailed) return null;
   const retry = () => {
     setSending(true);
     setError(null);
@@ -45,7 +47,8 @@ export function RetryButton({ turnId }: { turnId: string }) {
 export function EditMessageButton({ itemKey }: { itemKey: string }) {
   const store = useStore();
   const editable = useView((s) => editableMessage(s)?.itemKey === itemKey);
-  if (!editable) return null;
+  const serverFailed = useViewStatus().serverFailure !== null;
+  if (!editable || serverFailed) return null;
   const edit = () => {
     const message = editableMessage(store.getState());
     if (message) store.fillComposer({ text: message.text, editTurnId: message.turnId });

@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../support/paths';
 
-/** The commands of the first sh block under "## Quick start", without their comments. */
-function quickStartCommands(readme: string): string[] {
-  const section = readme.split(/^## /m).find((part) => part.startsWith('Quick start'));
-  assert.ok(section, 'README has no "## Quick start" section');
+/** The commands of the first sh block under "## Develop", without their comments. */
+function developCommands(readme: string): string[] {
+  const section = readme.split(/^## /m).find((part) => part.startsWith('Develop'));
+  assert.ok(section, 'README has no "## Develop" section');
   const block = /```sh\n([\s\S]*?)```/.exec(section);
-  assert.ok(block, 'the Quick start section has no sh block');
+  assert.ok(block, 'the Develop section has no sh block');
   return commandLines(block[1]!);
 }
 
@@ -25,7 +25,7 @@ function commandLines(script: string): string[] {
 // What a bash script says before its first command: strict mode and moving to the checkout.
 const preamble = ['set -euo pipefail', 'cd "$(dirname "$0")/.."'];
 
-/** The lines of a CI script that run something not in the Quick start block (whole lines: `a && b` is one). */
+/** The lines of a CI script that run something not in the Develop block (whole lines: `a && b` is one). */
 function foreignCommands(ciScript: string, allowed: string[]): string[] {
   return commandLines(ciScript)
     .filter((line) => !preamble.includes(line))
@@ -36,15 +36,15 @@ describe('.ci/run and the README', () => {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
   const ciRun = readFileSync(join(repoRoot, '.ci', 'run'), 'utf8');
 
-  it('runs only commands of the Quick start block, and the test command among them', () => {
-    const allowed = quickStartCommands(readme);
-    assert.ok(allowed.includes('npm test'), `Quick start lists ${JSON.stringify(allowed)}`);
+  it('runs only commands of the Develop block, and the test command among them', () => {
+    const allowed = developCommands(readme);
+    assert.ok(allowed.includes('npm test'), `Develop lists ${JSON.stringify(allowed)}`);
     assert.deepEqual(foreignCommands(ciRun, allowed), []);
     assert.ok(commandLines(ciRun).includes('npm test'), '.ci/run does not run npm test');
   });
 
   it('would catch an install step slipped in before the tests, on its own line or chained', () => {
-    const allowed = quickStartCommands(readme);
+    const allowed = developCommands(readme);
     const sneaky = `${ciRun}\napt-get install -y bubblewrap # CI only\nnpm ci && npm test\n`;
     assert.deepEqual(foreignCommands(sneaky, allowed), [
       'apt-get install -y bubblewrap',

@@ -83,16 +83,17 @@ describe('webview honest states (jsdom)', () => {
 
   it('keeps a shown thread readable when the server stops, the failure in the composer’s place', async () => {
     const page = await open();
-    await page.receive({
-      type: 'snapshot',
-      seq: 0,
-      snapshot: snapshot([turn('t1', [userMessage('u1', 'hi')])]),
-      context,
-    });
+    const failed = turn('t1', [userMessage('u1', 'hi')], 'failed');
+    await page.receive({ type: 'snapshot', seq: 0, snapshot: snapshot([failed]), context });
+    await page.until(() => page.all('[aria-label="Edit and resend"]').length === 1);
+    assert.equal(buttonNamed(page, /Retry/).textContent?.trim(), 'Retry');
     await page.receive(failure);
     assert.ok(page.find('.tl-header'));
     assert.equal(page.all('.tl-server-failed').length, 1);
     assert.equal(page.all('textarea').length, 0);
+    // Nothing offers to send while there is no server (nor a composer to fill).
+    assert.equal(page.all('[aria-label="Edit and resend"]').length, 0);
+    assert.equal(page.all('.tl-retry').length, 0);
     await page.unmount();
   });
 

@@ -1,4 +1,4 @@
-// The environment commands get: each shell_environment_policy field as README documents it, read
+// The environment commands get: each shell_environment_policy field as docs/sandbox.md documents it, read
 // from a real config table, applied to an environment full of credentials and IPC handles.
 import { strict as assert } from 'node:assert';
 import { fromTable } from '../../../../server/config/configFile';
