@@ -1,6 +1,7 @@
 // The long-lived state every method family shares. The store opens on first use (or just after
 // the handshake), so starting the server and answering initialize never wait for the index.
 import { ThreadSections } from './threads/threadSections';
+import { ThreadAttachments } from './threads/threadAttachments';
 import { existsSync } from 'node:fs';
 import { AuthStore } from './account/authStore';
 import { RateLimitBook } from './account/rateLimits';
@@ -63,6 +64,8 @@ export class Services {
   readonly plugins: PluginStore;
   /** User folders for threads and which thread sits in which (threadSection/*). */
   readonly sections: ThreadSections;
+  /** What clients keep with each thread (thread/attachment/*). */
+  readonly attachments: ThreadAttachments;
   /** Which of projects' own hooks the user trusted (or declined, until a restart). */
   readonly hookTrust: ProjectHookTrust;
   private storePromise: Promise<ThreadStore> | undefined;
@@ -94,6 +97,7 @@ export class Services {
     );
     this.plugins = new PluginStore(home);
     this.sections = new ThreadSections(home, log);
+    this.attachments = new ThreadAttachments(home);
     this.hookTrust = new ProjectHookTrust(home);
     this.skills = new SkillCatalog(home, () => this.plugins.skillRoots());
     this.apps = new AppDirectory(home, async () => {

@@ -43,7 +43,20 @@ export type ThreadSettings = Pick<
   sandbox: SandboxMode | '';
   /** Policies and modes requirements.toml forbids (for every thread), each with the reason shown. */
   forbidden?: Record<string, string>;
+  /** The server's named permission profiles the policy picker offers (absent: none offered). */
+  profiles?: PermissionProfileChoice[];
 };
+
+/** A permission profile of permissionProfile/list as the picker offers it: a policy and a sandbox together. */
+export interface PermissionProfileChoice {
+  id: string;
+  label: string;
+  description: string;
+  approvalPolicy: ApprovalPolicy;
+  sandbox: SandboxMode;
+  /** False when requirements.toml forbids it: shown greyed out. */
+  allowed: boolean;
+}
 
 /** What the host tells the webview about where it lives. */
 export interface ViewContext {
@@ -148,6 +161,7 @@ export interface PickerDefaults {
   sandbox: SandboxMode | '';
   /** Policies and modes requirements.toml forbids, each with the reason the picker shows. */
   forbidden?: Record<string, string>;
+  profiles?: PermissionProfileChoice[];
 }
 
 /**

@@ -5,10 +5,13 @@ import * as vscode from 'vscode';
 import type { ModelProviderSummary } from '../../server/protocol/modelMethods';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { readSettings, updateSetting } from '../settings/settings';
+import { addProvider } from './addProvider';
 import { isLocal, isRunning } from './localProviders';
 import type { ProviderKeys } from './providerKeys';
 
 type ProviderPick = vscode.QuickPickItem & { provider?: ModelProviderSummary };
+
+const ADD_PROVIDER = '$(add) Add a Provider…';
 
 /** The variable a provider reads its key from, or undefined when it takes none. */
 export function providerEnvKey(provider: ModelProviderSummary): string | undefined {
@@ -129,20 +132,24 @@ async function chooseModel(server: ThreadlineServer, providerId?: string): Promi
   const picked = named
     ? { provider: named }
     : await vscode.window.showQuickPick<ProviderPick>(
-        data.map((provider, i) => ({
-          label: provider.name,
-          description: [
-            provider.id === current ? 'current' : '',
-            running[i] === true ? 'running on this machine' : running[i] === false ? 'not running' : '',
-          ]
-            .filter(Boolean)
-            .join(' · '),
-          detail: provider.baseUrl ?? undefined,
-          provider,
-        })),
+        [
+          ...data.map((provider, i) => ({
+            label: provider.name,
+            description: [
+              provider.id === current ? 'current' : '',
+              running[i] === true ? 'running on this machine' : running[i] === false ? 'not running' : '',
+            ]
+              .filter(Boolean)
+              .join(' · '),
+            detail: provider.baseUrl ?? undefined,
+            provider,
+          })),
+          { label: ADD_PROVIDER, description: 'written to config.toml' },
+        ],
         { title: 'Choose Provider (1/2)', placeHolder: 'Which model provider?' },
       );
-  const provider = picked?.provider;
+  // The one row without a provider is Add a Provider.
+  const provider = picked && !picked.provider ? await addProvider(server) : picked?.provider;
   if (!provider) return;
   const models = await server
     .request('model/list', { modelProvider: provider.id })

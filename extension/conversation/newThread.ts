@@ -8,6 +8,7 @@ import type { ThreadlineServer } from '../server/threadlineServer';
 import type { turnOverrides } from '../settings/overrides';
 import { threadOverrides } from '../settings/overrides';
 import { forbiddenChoices } from '../settings/requirements';
+import { permissionProfileChoices } from '../settings/permissionProfiles';
 import { readSettings } from '../settings/settings';
 import { threadTitle } from '../../webview/common/threadTitle';
 import { listedSources } from '../threads/threadTreeModel';
@@ -35,11 +36,12 @@ export async function startInfo(server: ThreadlineServer): Promise<StartInfo> {
       approvalPolicy: settings.approvalPolicy || config.approvalPolicy,
       sandbox: settings.sandboxMode || config.sandbox,
       forbidden: config.forbidden,
+      profiles: config.profiles,
     },
   };
 }
 
-/** The effective policy and mode of config/read, and what configRequirements/read forbids. */
+/** The effective policy and mode of config/read, what configRequirements/read forbids, the profiles. */
 async function serverPolicy(server: ThreadlineServer, cwd: string | undefined) {
   const read = await server.request('config/read', cwd ? { cwd } : {}).catch(() => null);
   const approval = read?.config.approval_policy;
@@ -47,6 +49,7 @@ async function serverPolicy(server: ThreadlineServer, cwd: string | undefined) {
     approvalPolicy: approvalPolicies.find((policy) => policy === approval) ?? ('' as const),
     sandbox: sandboxModes.find((mode) => mode === read?.config.sandbox_mode) ?? ('' as const),
     forbidden: await forbiddenChoices(server),
+    profiles: await permissionProfileChoices(server),
   };
 }
 

@@ -10,6 +10,7 @@ import type { HostMessage, ThreadSettings, ThreadSnapshot, ViewContext } from '.
 import type { OpenedSession } from '../client/unwrittenThreads';
 import { retitled, type TitleParts } from '../../webview/common/threadTitle';
 import { forbiddenChoices } from '../settings/requirements';
+import { permissionProfileChoices } from '../settings/permissionProfiles';
 
 export interface FeedServer {
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
@@ -60,7 +61,11 @@ export class ThreadFeed {
         thread,
         turns,
         hasOlderTurns: nextCursor !== null,
-        settings: { ...settingsOf(session), forbidden: await forbiddenChoices(this.server) },
+        settings: {
+          ...settingsOf(session),
+          forbidden: await forbiddenChoices(this.server),
+          profiles: await permissionProfileChoices(this.server),
+        },
         goal: await this.goal(session),
       };
       if (this.disposed) return;

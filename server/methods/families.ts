@@ -28,6 +28,8 @@ import { threadSectionHandlers } from './threadSections';
 import { threadGoalHandlers } from './threadGoal';
 import { cloudOnlyHandlers } from './cloudOnly';
 import { worktreeHandlers } from './worktree';
+import { attachmentHandlers } from './attachments';
+import { modelProviderConfigHandlers } from './modelProviderConfig';
 import { hookHandlers } from './hooks';
 
 export function familyHandlers(services: Services): HandlerTable {
@@ -59,6 +61,8 @@ export function familyHandlers(services: Services): HandlerTable {
     ...threadSectionHandlers(services),
     ...cloudOnlyHandlers(),
     ...worktreeHandlers(services),
+    ...attachmentHandlers(services),
+    ...modelProviderConfigHandlers(services),
     ...hookHandlers(services),
   };
 }

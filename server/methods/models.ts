@@ -48,21 +48,22 @@ export function modelHandlers(services: Services): HandlerTable {
     'modelProvider/list': async (): Promise<ResultOf<'modelProvider/list'>> => {
       const { defaults, providers } = await services.loadedConfig();
       return {
-        data: [...providers.values()].map(summary),
+        data: [...providers.values()].map(providerSummary),
         defaultProviderId: defaults.modelProvider,
-        // Threadline does not write config.toml; the default changes there.
+        // The default changes in config.toml (config/value/write of model_provider).
         canChangeDefault: false,
       };
     },
   };
 }
 
-function summary(provider: ProviderConfig): ModelProviderSummary {
+/** A provider as a picker shows it; every one but OpenAI's is edited by modelProvider/config/write. */
+export function providerSummary(provider: ProviderConfig): ModelProviderSummary {
   return {
     id: provider.id,
     name: provider.name,
     baseUrl: displayableUrl(provider.baseUrl),
-    canEdit: false,
+    canEdit: provider.id !== 'openai',
     settings:
       provider.id === 'openai'
         ? { type: 'openai' }

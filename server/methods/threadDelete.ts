@@ -1,5 +1,5 @@
 // thread/delete: removes a thread for good, with everything kept for it (its rollout, its index
-// entry, the checkpoints of its turns, its saved settings; its running commands stop as it unloads). A running turn
+// entry, the checkpoints of its turns, its saved settings, its attachments; its running commands stop as it unloads). A running turn
 // must be stopped first.
 import type { HandlerTable } from '../rpc/dispatcher';
 import { invalidRequest } from '../rpc/rpcError';
@@ -23,6 +23,7 @@ export function threadDeleteHandlers(services: Services): HandlerTable {
       await forgetThreadSettings(services.home, threadId);
       services.search.threadRemoved(threadId);
       await services.sections.forget(threadId);
+      await services.attachments.forget(threadId);
       // After the response, as the other lifecycle notifications; then it stops being loaded.
       setImmediate(() => {
         services.loaded.notifyWith(peer, threadId, 'thread/deleted', { threadId });

@@ -1,7 +1,7 @@
 // externalAgentConfig/detect and /import: bring another agent's setup (Claude Code's CLAUDE.md,
-// skills and MCP servers) over to ours. Shapes of the reference schema.
-import { Type } from '@sinclair/typebox';
-import { Opt, Params, Shape, StringEnum } from './schema';
+// skills and MCP servers) over to ours, and the history of such imports. Shapes of the reference schema.
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Opt, Params, Shape, StringEnum } from './schema';
 
 export const MigrationItemType = StringEnum([
   'AGENTS_MD',
@@ -70,20 +70,39 @@ const ItemResult = {
   cwd: Opt(Type.String()),
   source: Opt(Type.String()),
 };
+const ImportSuccess = Type.Object({ ...ItemResult, target: Opt(Type.String()), title: Opt(Type.String()) });
+const ImportFailure = Type.Object({
+  ...ItemResult,
+  failureStage: Type.String(),
+  message: Type.String(),
+  errorType: Opt(Type.String()),
+  subErrorType: Opt(Type.String()),
+});
 export const ImportTypeResult = Type.Object({
   itemType: MigrationItemType,
-  successes: Type.Array(
-    Type.Object({ ...ItemResult, target: Opt(Type.String()), title: Opt(Type.String()) }),
-  ),
-  failures: Type.Array(
-    Type.Object({
-      ...ItemResult,
-      failureStage: Type.String(),
-      message: Type.String(),
-      errorType: Opt(Type.String()),
-      subErrorType: Opt(Type.String()),
-    }),
-  ),
+  successes: Type.Array(ImportSuccess),
+  failures: Type.Array(ImportFailure),
+});
+
+/** An import a client completed itself (another provider's), kept in the import history. */
+export const ExternalAgentConfigImportHistoryRecordParams = Params({
+  providerId: Type.String(),
+  itemTypeResults: Type.Array(ImportTypeResult),
+});
+export const ExternalAgentConfigImportHistoryRecordResponse = Shape({ importId: Type.String() });
+
+/** One finished import, ours or one a client recorded. */
+export const ImportHistory = Type.Object({
+  importId: Type.String(),
+  providerId: Nullable(Type.String()),
+  completedAtMs: Type.Integer(),
+  successes: Type.Array(ImportSuccess),
+  failures: Type.Array(ImportFailure),
+});
+export type ImportHistory = Static<typeof ImportHistory>;
+export const ExternalAgentConfigImportHistoriesReadResponse = Shape({
+  data: Type.Array(ImportHistory),
+  connectors: ExternalAgentConfigDetectResponse.properties.connectors,
 });
 
 export const externalAgentConfigNotifications = {

@@ -27,6 +27,8 @@ import * as Ti from './threadItemsMethods';
 import * as Mt from './mcpToolCallMethods';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
+import * as At from './threadAttachmentMethods';
+import * as Mp from './modelProviderConfigMethods';
 import * as Hk from './hooks';
 
 export interface MethodSpec {
@@ -61,6 +63,19 @@ export const clientRequests = {
   'threadSection/update': { params: Sec.ThreadSectionUpdateParams, result: Sec.ThreadSectionResponse },
   'threadSection/delete': { params: Sec.ThreadSectionDeleteParams, result: T.EmptyResponse },
   'thread/section/move': { params: Sec.ThreadSectionMoveParams, result: T.EmptyResponse },
+  'thread/attachment/add': { params: At.ThreadAttachmentAddParams, result: At.ThreadAttachmentAddResponse },
+  'thread/attachment/list': {
+    params: At.ThreadAttachmentListParams,
+    result: At.ThreadAttachmentListResponse,
+  },
+  'thread/attachment/remove': {
+    params: At.ThreadAttachmentRemoveParams,
+    result: At.ThreadAttachmentRemoveResponse,
+  },
+  'thread/attachmentOwner/list': {
+    params: At.ThreadAttachmentOwnerListParams,
+    result: At.ThreadAttachmentOwnerListResponse,
+  },
   'thread/items/list': { params: Ti.ThreadItemsListParams, result: Ti.ThreadItemsListResponse },
   'thread/inject_items': { params: Ti.ThreadInjectItemsParams, result: Ti.ThreadInjectItemsResponse },
   'thread/goal/set': { params: G.ThreadGoalSetParams, result: G.ThreadGoalSetResponse },
@@ -82,6 +97,10 @@ export const clientRequests = {
   'modelProvider/capabilities/read': {
     params: M.ModelProviderCapabilitiesReadParams,
     result: M.ModelProviderCapabilitiesReadResponse,
+  },
+  'modelProvider/config/write': {
+    params: Mp.ModelProviderConfigWriteParams,
+    result: Mp.ModelProviderConfigWriteResponse,
   },
   'command/exec': { params: C.CommandExecParams, result: C.CommandExecResponse },
   'command/exec/write': { params: C.CommandExecWriteParams, result: T.EmptyResponse },
@@ -137,6 +156,14 @@ export const clientRequests = {
   'externalAgentConfig/import': {
     params: X.ExternalAgentConfigImportParams,
     result: X.ExternalAgentConfigImportResponse,
+  },
+  'externalAgentConfig/import/recordHistory': {
+    params: X.ExternalAgentConfigImportHistoryRecordParams,
+    result: X.ExternalAgentConfigImportHistoryRecordResponse,
+  },
+  'externalAgentConfig/import/readHistories': {
+    params: A.EmptyParams,
+    result: X.ExternalAgentConfigImportHistoriesReadResponse,
   },
   'skills/list': { params: S.SkillsListParams, result: S.SkillsListResponse },
   'skills/config/write': { params: S.SkillsConfigWriteParams, result: S.SkillsConfigWriteResponse },

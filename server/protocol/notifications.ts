@@ -17,6 +17,7 @@ import { fsWatchNotifications, fuzzySearchNotifications } from './fsMethods';
 import { itemUpdateNotifications } from './itemUpdates';
 import { threadSectionNotifications } from './threadSectionMethods';
 import { threadGoalNotifications } from './threadGoal';
+import { threadAttachmentNotifications } from './threadAttachmentMethods';
 import { hookNotifications } from './hooks';
 
 const ThreadId = { threadId: Type.String() };
@@ -45,5 +46,6 @@ export const serverNotifications = {
   ...itemUpdateNotifications,
   ...threadSectionNotifications,
   ...threadGoalNotifications,
+  ...threadAttachmentNotifications,
   ...hookNotifications,
 } as const;

@@ -90,6 +90,15 @@ describe('the conversation feed against the real server', function () {
     assert.equal(state.settings?.sandbox.includes('-'), true, 'sandbox in the pickers’ spelling');
     // What requirements.toml forbids comes with the thread's settings, for the pickers to grey out.
     assert.deepEqual(Object.keys(state.settings?.forbidden ?? {}), ['never']);
+    // And the permission profiles, each with its pair; one with a forbidden policy greyed out.
+    assert.deepEqual(
+      state.settings?.profiles?.map((p) => [p.id, p.label, p.approvalPolicy, p.sandbox, p.allowed]),
+      [
+        [':read-only', 'Read only', 'on-request', 'read-only', true],
+        [':workspace', 'Workspace', 'on-request', 'workspace-write', true],
+        [':danger-full-access', 'Full access', 'never', 'danger-full-access', false],
+      ],
+    );
     feed.dispose();
   });
 

@@ -1,8 +1,11 @@
 // Signing in and choosing a model as a user does, in the installed .vsix: the key reaches the restarted
 // server as its provider's variable (read from the process itself) and never the log; signing out takes it
-// away; the chosen provider and model become settings the status bar shows.
+// away; the chosen provider and model become settings the status bar shows; a provider added from the
+// picker lands in config.toml (modelProvider/config/write) and is chosen.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'smol-toml';
 import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
@@ -70,5 +73,41 @@ describe('sign-in and model choice (installed .vsix)', () => {
     const settings = JSON.parse(readFileSync(wb.server.settingsFile, 'utf8')) as Record<string, unknown>;
     assert.equal(settings['threadline.modelProvider'], 'ollama');
     assert.equal(settings['threadline.model'], 'qwen3-coder');
+  });
+
+  it('adds a provider from the picker into config.toml, and chooses it', async () => {
+    const config = join(wb.home, 'config.toml');
+    const before = existsSync(config) ? readFileSync(config, 'utf8') : '';
+    await runCommand(wb.page, 'Threadline: Choose Provider and Model…');
+    await pick('Add a Provider…');
+    const step = (name: string) =>
+      wb.page.locator('.quick-input-widget', { hasText: `Add a Provider: ${name}` });
+    for (const [name, value] of [
+      ['Name', 'Gateway'],
+      ['Base URL', 'http://127.0.0.1:9/v1'],
+      ['Key Variable', 'GATEWAY_KEY'],
+    ] as const) {
+      await step(name).waitFor();
+      await input().fill(value);
+      await input().press('Enter');
+    }
+    await notification(wb.page, 'Added Gateway (gateway) to config.toml.').waitFor();
+    await pick('Enter a model name…');
+    await wb.page.locator('.quick-input-widget', { hasText: 'Model for Gateway' }).waitFor();
+    await input().fill('gw-model');
+    await input().press('Enter');
+    await wb.page.locator('.part.statusbar', { hasText: 'Threadline · gateway · gw-model' }).waitFor();
+    const after = readFileSync(config, 'utf8');
+    assert.ok(after.startsWith(before.trimEnd()), 'what config.toml held is kept');
+    const providers = (parse(after) as { model_providers?: Record<string, unknown> }).model_providers;
+    assert.deepEqual(
+      { ...(providers?.gateway as object) },
+      {
+        name: 'Gateway',
+        base_url: 'http://127.0.0.1:9/v1',
+        env_key: 'GATEWAY_KEY',
+      },
+    );
+    await screenshot(wb.page, 'provider-added');
   });
 });

@@ -1,14 +1,18 @@
 // The composer's toolbar in the installed .vsix at the widths people give the side bar: at 250, 300, 400
 // and 700 px, in the light, dark and high-contrast themes, every control (model, effort, approvals,
 // images) is either whole in the row or in the overflow menu; nothing is cut (bounding boxes inside
-// the composer, no select's text clipped), and Send is always there.
+// the composer, no select's text clipped), and Send is always there. Its policy panel offers the
+// server's permission profiles, and choosing one sets the approvals and sandbox the next turn runs with.
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { execCall } from '../support/commands';
 import { resultsPath } from '../support/harness/paths';
 import { useWorkbench } from '../support/harness/uiFixture';
-import { setColorTheme, themes, type ThemeKind } from '../support/harness/workbench';
+import { screenshot, setColorTheme, themes, type ThemeKind } from '../support/harness/workbench';
+import { until } from '../support/until';
 import { conversation, newThread, send, useScriptedModel } from './conversationPage';
 
 const widths = [250, 300, 400, 700];
@@ -131,6 +135,50 @@ describe('the composer toolbar at every width (installed .vsix)', function () {
     // Wide, everything is in the row; at 250 px with Stop showing, something had to move.
     assert.deepEqual(moved['700'], []);
     assert.ok(moved['250']!.length > 0, 'at 250 px the overflow menu holds something');
+    assert.deepEqual(wb.browser.consoleErrors, []);
+  });
+
+  it('offers the permission profiles in the policy panel; choosing one sets approvals and sandbox', async () => {
+    model.script({ output: [{ text: 'Looked.' }] });
+    const frame = await newThread(wb.page);
+    const more = frame.getByRole('button', { name: 'More options' });
+    if ((await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+    await frame.getByRole('button', { name: 'Approvals and sandbox' }).click();
+    const profile = frame.locator('vscode-single-select[aria-label="Permission profile"]');
+    const valueOf = (label: string) =>
+      frame
+        .locator(`vscode-single-select[aria-label="${label}"]`)
+        .evaluate((el) => (el as HTMLSelectElement).value);
+    // untrusted with workspace-write (the suite's config) is none of the profiles.
+    assert.deepEqual(
+      (await profile.locator('vscode-option').allTextContents()).map((t) => t.trim()),
+      ['Custom', 'Read only', 'Workspace', 'Full access'],
+    );
+    await profile.click();
+    await profile.getByRole('option', { name: 'Read only' }).click();
+    await until(async () => (await valueOf('Sandbox')) === 'read-only');
+    assert.equal(await valueOf('Approval policy'), 'on-request');
+    assert.equal(await valueOf('Permission profile'), ':read-only');
+    await screenshot(wb.page, 'composer-permission-profile');
+
+    await send(frame, 'Only look');
+    await frame.getByText('Looked.').waitFor({ timeout: 30_000 });
+    if (!wb.codex) {
+      // The turn ran with the profile's pair (turn/start sends the sandbox as a policy, which wins over
+      // the thread's mode): the thread's saved settings say so.
+      const folder = join(wb.serverHome, 'thread-settings');
+      const saved = readdirSync(folder).map(
+        (name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as Record<string, unknown>,
+      );
+      assert.ok(
+        saved.some(
+          (s) =>
+            s.approvalPolicy === 'on-request' &&
+            (s.sandboxPolicy as { type?: string } | null)?.type === 'readOnly',
+        ),
+        JSON.stringify(saved),
+      );
+    }
     assert.deepEqual(wb.browser.consoleErrors, []);
   });
 });

@@ -87,7 +87,8 @@ describe('settings (installed .vsix)', function () {
     const frame = await newThread(wb.page);
     const forbidden = (choices: { label: string; disabled: boolean }[]) =>
       choices.filter((c) => c.disabled).map((c) => c.label);
-    const expected = ['Never ask (not allowed)', 'Full access (not allowed)'];
+    // The full-access permission profile first, then the approval policy and the sandbox it is made of.
+    const expected = ['Full access (not allowed)', 'Never ask (not allowed)', 'Full access (not allowed)'];
     assert.deepEqual(forbidden(await policyChoices(frame)), expected);
     await screenshot(wb.page, 'policy-forbidden-new-thread');
 

@@ -70,6 +70,7 @@ export function Composer({
     approvalPolicy: settings.approvalPolicy,
     sandbox: settings.sandbox,
     forbidden: settings.forbidden,
+    profiles: settings.profiles,
   };
   const defaults = threadId ? threadDefaults : withDefaultModel(newThreadDefaults, models);
   // Before a thread starts, config.toml may decide the policy: offered only when the settings name it.

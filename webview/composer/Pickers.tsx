@@ -1,6 +1,6 @@
-// The composer's pickers: model and reasoning effort (from model/list) in its toolbar, approval policy
-// and sandbox in the panel its shield button opens (they change rarely; the bar stays one row in a
-// narrow side bar). Each choice applies to the next turns of this thread; unset defers to the thread's settings.
+// The composer's pickers: model and reasoning effort (from model/list) in its toolbar, the permission
+// profile (permissionProfile/list: a policy and a sandbox at once), approval policy and sandbox in the
+// panel its shield button opens (they change rarely; the bar stays one row in a narrow side bar). Each choice applies to the next turns of this thread; unset defers to the thread's settings.
 // Single components, not the barrel: the barrel defines every element (≈200 KiB) on import.
 import VscodeOption from '@vscode-elements/react-elements/dist/components/VscodeOption.js';
 import VscodeSingleSelect from '@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js';
@@ -82,6 +82,7 @@ export function EffortPicker({ models, value, defaults, onChange }: Props & { mo
 export function PolicyPickers({ value, defaults, onChange }: Props) {
   return (
     <div className="tl-policy" role="group" aria-label="Approvals and sandbox">
+      {!!defaults.profiles?.length && <ProfilePicker value={value} defaults={defaults} onChange={onChange} />}
       <div className="tl-policy-row">
         <span>Approvals</span>
         <Select
@@ -110,10 +111,58 @@ export function PolicyPickers({ value, defaults, onChange }: Props) {
   );
 }
 
-/** A choice requirements.toml forbids stays in the list, greyed out, with the reason as its tooltip. */
-function Choice({ id, label, forbidden }: { id: string; label: string; forbidden: string | undefined }) {
+/**
+ * The profile the approval policy and sandbox make up, or Custom when they make up none; choosing a
+ * profile sets both.
+ */
+function ProfilePicker({ value, defaults, onChange }: Props) {
+  const profiles = defaults.profiles ?? [];
+  const approvalPolicy = value.approvalPolicy ?? defaults.approvalPolicy;
+  const sandbox = value.sandbox ?? defaults.sandbox;
+  const current = profiles.find((p) => p.approvalPolicy === approvalPolicy && p.sandbox === sandbox);
   return (
-    <VscodeOption value={id} disabled={forbidden !== undefined} title={forbidden}>
+    <div className="tl-policy-row">
+      <span>Profile</span>
+      <Select
+        // Custom comes and goes with the choice: new options, a new select (see ModelPicker).
+        key={current ? 'profile' : 'custom'}
+        label="Permission profile"
+        tooltip={current?.description ?? 'Permission profile: custom approvals and sandbox'}
+        value={current?.id ?? ''}
+        onChange={(id) => {
+          const chosen = profiles.find((p) => p.id === id);
+          if (chosen) onChange({ ...value, approvalPolicy: chosen.approvalPolicy, sandbox: chosen.sandbox });
+        }}
+      >
+        {!current && <VscodeOption value="">Custom</VscodeOption>}
+        {profiles.map((p) => (
+          <Choice
+            key={p.id}
+            id={p.id}
+            label={p.label}
+            title={p.description}
+            forbidden={p.allowed ? undefined : 'Not allowed by requirements.toml'}
+          />
+        ))}
+      </Select>
+    </div>
+  );
+}
+
+/** A choice requirements.toml forbids stays in the list, greyed out, with the reason as its tooltip. */
+function Choice({
+  id,
+  label,
+  title,
+  forbidden,
+}: {
+  id: string;
+  label: string;
+  title?: string;
+  forbidden: string | undefined;
+}) {
+  return (
+    <VscodeOption value={id} disabled={forbidden !== undefined} title={forbidden ?? title}>
       {forbidden === undefined ? label : `${label} (not allowed)`}
     </VscodeOption>
   );

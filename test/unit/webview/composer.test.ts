@@ -5,6 +5,8 @@ import { createElement } from 'react';
 import { n, deltas, snapshot, threadId, turn, userMessage } from './conversationFixtures';
 import { useAppDom } from './dom';
 import type { Page as PageType } from './page';
+import type { SandboxMode } from '../../../server/protocol/enums';
+import type { ThreadSnapshot } from '../../../webview/messages';
 
 describe('webview composer (jsdom)', () => {
   const app = useAppDom();
@@ -54,6 +56,25 @@ describe('webview composer (jsdom)', () => {
       );
     });
 
+  /** A page showing a thread with these settings, its policy panel open. */
+  async function policyPanel(settings: Partial<ThreadSnapshot['settings']>) {
+    const page = new app.Page({ listModels: () => ({ models: [] }) });
+    await page.render(createElement(app.App));
+    const shown = snapshot([turn('t1', [userMessage('u1', 'hi')])]);
+    Object.assign(shown.settings, settings);
+    await page.receive({
+      type: 'snapshot',
+      seq: 0,
+      snapshot: shown,
+      context: { kind: 'sidebar', restricted: false },
+    });
+    await page.until(() => page.all('button[aria-label="Approvals and sandbox"]').length > 0);
+    await page.act(() =>
+      (page.find('button[aria-label="Approvals and sandbox"]') as HTMLButtonElement).click(),
+    );
+    return { page, shown };
+  }
+
   it('sends on Enter, adds a line on Shift+Enter, and keeps the draft per thread', async () => {
     const page = await open();
     await type(page, 'Fix the bug');
@@ -71,25 +92,52 @@ describe('webview composer (jsdom)', () => {
   });
 
   it('greys out what requirements.toml forbids with a thread open too', async () => {
-    const page = new app.Page({ listModels: () => ({ models: [] }) });
-    await page.render(createElement(app.App));
-    const shown = snapshot([turn('t1', [userMessage('u1', 'hi')])]);
-    shown.settings.forbidden = { 'danger-full-access': 'Not allowed by requirements.toml' };
-    await page.receive({
-      type: 'snapshot',
-      seq: 0,
-      snapshot: shown,
-      context: { kind: 'sidebar', restricted: false },
+    const { page } = await policyPanel({
+      forbidden: { 'danger-full-access': 'Not allowed by requirements.toml' },
     });
-    await page.until(() => page.all('button[aria-label="Approvals and sandbox"]').length > 0);
-    await page.act(() =>
-      (page.find('button[aria-label="Approvals and sandbox"]') as HTMLButtonElement).click(),
-    );
     const options = page.all('[aria-label="Sandbox"] vscode-option');
     assert.deepEqual(
       options.map((o) => o.textContent),
       ['Read only', 'Workspace write', 'Full access (not allowed)'],
     );
+    await page.unmount();
+  });
+
+  it('offers the permission profiles, with Custom when the policy and sandbox make up none', async () => {
+    const profile = (
+      id: string,
+      label: string,
+      approvalPolicy: 'on-request' | 'never',
+      sandbox: SandboxMode,
+    ) => ({
+      id,
+      label,
+      description: `${label}: what it lets the agent do`,
+      approvalPolicy,
+      sandbox,
+      allowed: id !== ':danger-full-access',
+    });
+    const profiles = [
+      profile(':read-only', 'Read only', 'on-request', 'read-only'),
+      profile(':workspace', 'Workspace', 'on-request', 'workspace-write'),
+      profile(':danger-full-access', 'Full access', 'never', 'danger-full-access'),
+    ];
+    const { page, shown } = await policyPanel({ approvalPolicy: 'untrusted', profiles });
+    // (Whether a choice is disabled is the real browser's to show: test/ui/settings.test.ts.)
+    const choices = () =>
+      page.all('[aria-label="Permission profile"] vscode-option').map((o) => o.textContent);
+    // untrusted + workspace-write is no profile.
+    assert.deepEqual(choices(), ['Custom', 'Read only', 'Workspace', 'Full access (not allowed)']);
+    // Choosing one is the real browser's (test/ui/composerToolbar.test.ts); a thread that runs with a
+    // profile's pair shows that profile, without Custom.
+    const asProfile = { ...shown, settings: { ...shown.settings, approvalPolicy: 'on-request' as const } };
+    await page.receive({
+      type: 'snapshot',
+      seq: 1,
+      snapshot: asProfile,
+      context: { kind: 'sidebar', restricted: false },
+    });
+    assert.deepEqual(choices(), ['Read only', 'Workspace', 'Full access (not allowed)']);
     await page.unmount();
   });
 
