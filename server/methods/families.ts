@@ -26,6 +26,7 @@ import { threadSectionHandlers } from './threadSections';
 import { threadGoalHandlers } from './threadGoal';
 import { cloudOnlyHandlers } from './cloudOnly';
 import { worktreeHandlers } from './worktree';
+import { usageHandlers } from './usage';
 
 export function familyHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -54,5 +55,6 @@ export function familyHandlers(services: Services): HandlerTable {
     ...threadSectionHandlers(services),
     ...cloudOnlyHandlers(),
     ...worktreeHandlers(services),
+    ...usageHandlers(services),
   };
 }

@@ -26,6 +26,7 @@ import * as Ti from './threadItemsMethods';
 import * as Mt from './mcpToolCallMethods';
 import * as Cloud from './cloudMethods';
 import * as W from './worktreeMethods';
+import * as Use from './usageMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -75,6 +76,7 @@ export const clientRequests = {
   'account/logout': { params: A.EmptyParams, result: T.EmptyResponse },
   'account/login/cancel': { params: A.CancelLoginAccountParams, result: A.CancelLoginAccountResponse },
   'account/rateLimits/read': { params: A.GetAccountRateLimitsParams, result: A.GetAccountRateLimitsResponse },
+  'account/usage/read': { params: Use.AccountUsageReadParams, result: Use.AccountUsageReadResponse },
   'model/list': { params: M.ModelListParams, result: M.ModelListResponse },
   'modelProvider/list': { params: M.ModelProviderListParams, result: M.ModelProviderListResponse },
   'modelProvider/capabilities/read': {

@@ -28,7 +28,6 @@ export const KNOWN_MISSING: readonly string[] = [
   'app/read',
   'app/installed',
   'modelProvider/config/write',
-  'account/usage/read',
   'externalAgentConfig/import/recordHistory',
   'externalAgentConfig/import/readHistories',
 ];
