@@ -1,6 +1,6 @@
 // The usage view in the installed .vsix, as a user: a turn against the scripted model, then
 // "Threadline: Show Usage" shows its tokens per model, day and thread with the cost estimated from
-// config.toml's price table; a model without a price says so; a second turn updates the open view.
+// config.toml's price table; a second turn updates the open view; /status tells today's total.
 import * as assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,5 +71,13 @@ describe('the usage view (installed .vsix)', function () {
       '$0.0055',
     ]);
     assert.match((await today.textContent())!, /1,620/);
+
+    // /status in the composer tells today's usage too.
+    const input = frame.getByRole('textbox', { name: 'Message' });
+    await input.pressSequentially('/status');
+    await input.press('Enter');
+    const status = frame.getByRole('status', { name: 'Status' });
+    await status.getByText('1,620 tokens in all threads, $0.0055 estimated').waitFor({ timeout: 15_000 });
+    await screenshot(wb.page, 'usage-status');
   });
 });
