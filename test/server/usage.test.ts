@@ -8,7 +8,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import type { AccountUsageReadResponse } from '../../server/protocol/usageMethods';
 import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, runTurn, startThread } from '../support/agent';
+import type { Turn } from '../../server/protocol/thread';
+import { agentEnv, agentHome, runTurn, startThread, turnCompleted } from '../support/agent';
 import { validateServerMessage } from '../support/codexSchema';
 import { checkedCall, errorOf } from '../support/referenceCalls';
 import { useServers } from '../support/serverProcess';
@@ -152,6 +153,31 @@ describe('account/usage/read', () => {
     const third = await serve(home);
     assert.deepEqual(await read(third, { breakdown: true }), all);
     assert.match(readFileSync(join(home, 'usage-index.json'), 'utf8'), /"version":1/);
+  });
+
+  it('counts the tokens a compaction spends with the thread', async () => {
+    model.script(
+      { output: [{ text: 'An answer' }], usage: { input: 100, output: 10 } },
+      { output: [{ text: 'A summary' }], usage: { input: 70, output: 30 } },
+    );
+    const server = await serve(agentHome('responses', model.baseUrl));
+    const threadId = await startThread(server);
+    const first = await runTurn(server, threadId, 'Hello');
+    await server.call('thread/compact/start', { threadId });
+    const started = await server.next(
+      (m) => m.method === 'turn/started' && (m.params as { turn: Turn }).turn.id !== first.id,
+    );
+    assert.equal(
+      (await turnCompleted(server, (started.params as { turn: Turn }).turn.id)).status,
+      'completed',
+    );
+    const usage = await read(server, { threadId });
+    assert.equal(usage.summary.lifetimeTokens, 210);
+    assert.deepEqual(
+      usage.threadUsage!.groups.map((g) => [g.model, g.inputTokens, g.outputTokens]),
+      [['test-model', 170, 40]],
+    );
+    assert.equal(usage.threadUsage!.estimatedUsageUsdMicros, null, 'no price set');
   });
 
   it('refuses bad params with -32602 and an unknown thread with a clear error, and stays up', async () => {
