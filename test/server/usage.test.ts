@@ -58,6 +58,9 @@ describe('account/usage/read', () => {
     const b = await startThread(first);
     assert.equal((await runTurn(first, b, 'Third')).status, 'completed');
 
+    // A fork copies A's turns but not their token counts: the tokens were spent once.
+    await checkedCall(first, 'thread/fork', { threadId: a });
+
     // A rollout whose lines are garbage, and one whose token line is torn, are skipped, not fatal.
     const day = localDay(Date.now());
     const folder = join(home, 'sessions', ...day.split('-'));
