@@ -25,6 +25,7 @@
 // `inProgress`. Model entries are opaque here (the agent owns their shape); they fold into the
 // model's view of the thread, following the same markers as the turns they belong to.
 import type { ThreadItem } from '../protocol/items';
+import { isTokenUsage } from '../providers/tokenUsage';
 import type { TokenUsage } from '../providers/types';
 import type { ThreadGoalStatus } from '../protocol/threadGoal';
 import type { GitInfo, SessionSource, Turn, TurnError, TurnStatus } from '../protocol/thread';
@@ -154,18 +155,6 @@ function wellFormed(record: Fields): boolean {
       return false;
   }
 }
-
-const COUNT_KEYS = [
-  'inputTokens',
-  'cachedInputTokens',
-  'cacheWriteInputTokens',
-  'outputTokens',
-  'reasoningOutputTokens',
-  'totalTokens',
-] as const;
-export const isTokenUsage = (value: unknown): value is TokenUsage =>
-  isObject(value) &&
-  COUNT_KEYS.every((key) => Number.isSafeInteger(value[key]) && (value[key] as number) >= 0);
 
 const isModelEntry = (value: unknown): value is ModelEntry => isObject(value) && isString(value.kind);
 

@@ -3,7 +3,7 @@
 // is passed over on its first bytes, so a long thread full of command output reads quickly.
 import type { Logger } from '../log';
 import type { TokenUsage } from '../providers/types';
-import { isTokenUsage } from '../threads/records';
+import { addTokens, isTokenUsage, noTokens } from '../providers/tokenUsage';
 import { readLines } from '../threads/rolloutReader';
 
 export interface UsageBucket {
@@ -59,24 +59,6 @@ export function localDay(ms: number): string {
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
-
-export function addTokens(into: TokenUsage, more: TokenUsage): void {
-  into.inputTokens += more.inputTokens;
-  into.cachedInputTokens += more.cachedInputTokens;
-  into.cacheWriteInputTokens += more.cacheWriteInputTokens;
-  into.outputTokens += more.outputTokens;
-  into.reasoningOutputTokens += more.reasoningOutputTokens;
-  into.totalTokens += more.totalTokens;
-}
-
-export const noTokens = (): TokenUsage => ({
-  inputTokens: 0,
-  cachedInputTokens: 0,
-  cacheWriteInputTokens: 0,
-  outputTokens: 0,
-  reasoningOutputTokens: 0,
-  totalTokens: 0,
-});
 
 /** Folds a rollout's usage records; pure, so the index and the tests share it. */
 export function foldUsage(threadId: string, records: Iterable<UsageRecord>): FileUsage {

@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { Logger } from '../log';
-import { isTokenUsage } from '../threads/records';
+import { isTokenUsage } from '../providers/tokenUsage';
 import { idFromFileName } from '../threads/rolloutFiles';
 import { listFolders, rolloutsIn } from '../threads/rolloutScan';
 import { writeFileAtomic } from '../tools/applyPatch/atomicFile';

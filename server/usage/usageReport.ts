@@ -4,7 +4,8 @@
 import type { AccountUsageReadResponse, UsageBreakdown } from '../protocol/usageMethods';
 import type { TokenUsage } from '../providers/types';
 import { costMicros, PRICES_KEY, type PriceTable } from './prices';
-import { addTokens, noTokens, type FileUsage, type UsageBucket } from './rolloutUsage';
+import { addTokens, noTokens } from '../providers/tokenUsage';
+import type { FileUsage, UsageBucket } from './rolloutUsage';
 
 export interface ReportOptions {
   /** Today's date as the buckets count days (YYYY-MM-DD). */
