@@ -1,6 +1,7 @@
 // The usage view in the installed .vsix, as a user: a turn against the scripted model, then
 // "Threadline: Show Usage" shows its tokens per model, day and thread with the cost estimated from
-// config.toml's price table; a second turn updates the open view; /status tells today's total.
+// config.toml's price table; a second turn updates the open view; /status tells today's total; Edit
+// prices opens config.toml.
 import * as assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,5 +80,12 @@ describe('the usage view (installed .vsix)', function () {
     const status = frame.getByRole('status', { name: 'Status' });
     await status.getByText('1,620 tokens in all threads, $0.0055 estimated').waitFor({ timeout: 15_000 });
     await screenshot(wb.page, 'usage-status');
+
+    // "Edit prices…" opens the config.toml the prices are read from.
+    await usage.locator('vscode-button', { hasText: 'Edit prices…' }).click();
+    await wb.page.locator('.tabs-container .tab', { hasText: 'config.toml' }).waitFor({ timeout: 15_000 });
+    await wb.page
+      .locator('.monaco-editor .view-lines', { hasText: 'usage.prices' })
+      .waitFor({ timeout: 15_000 });
   });
 });
