@@ -10,7 +10,14 @@ const viewType = 'threadline.usage';
 
 export function usageCommands(extensionUri: vscode.Uri, server: ThreadlineServer): vscode.Disposable[] {
   const panel = new UsagePanel(extensionUri, server);
-  return [panel, vscode.commands.registerCommand('threadline.showUsage', () => panel.show())];
+  return [
+    panel,
+    vscode.commands.registerCommand('threadline.showUsage', () => panel.show()),
+    // A usage tab left open comes back after a reload, reading usage afresh.
+    vscode.window.registerWebviewPanelSerializer(viewType, {
+      deserializeWebviewPanel: async (restored) => panel.adopt(restored),
+    }),
+  ];
 }
 
 class UsagePanel implements vscode.Disposable {
@@ -30,15 +37,25 @@ class UsagePanel implements vscode.Disposable {
 
   show(): void {
     if (this.panel) return this.panel.reveal();
-    const panel = vscode.window.createWebviewPanel(
-      viewType,
-      'Threadline Usage',
-      vscode.ViewColumn.Active,
-      webviewOptions(this.extensionUri),
+    this.adopt(
+      vscode.window.createWebviewPanel(
+        viewType,
+        'Threadline Usage',
+        vscode.ViewColumn.Active,
+        webviewOptions(this.extensionUri),
+      ),
     );
+  }
+
+  /** Fills a new or restored panel; a second restored one replaces the first. */
+  adopt(panel: vscode.WebviewPanel): void {
+    this.panel?.dispose();
+    panel.webview.options = webviewOptions(this.extensionUri);
     panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'Threadline Usage', 'usage');
     panel.webview.onDidReceiveMessage((message: UsageViewMessage) => this.receive(message));
-    panel.onDidDispose(() => (this.panel = undefined));
+    panel.onDidDispose(() => {
+      if (this.panel === panel) this.panel = undefined;
+    });
     this.panel = panel;
   }
 

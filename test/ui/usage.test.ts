@@ -1,7 +1,7 @@
 // The usage view in the installed .vsix, as a user: a turn against the scripted model, then
 // "Threadline: Show Usage" shows its tokens per model, day and thread with the cost estimated from
 // config.toml's price table; a second turn updates the open view; /status tells today's total; Edit
-// prices opens config.toml.
+// prices opens config.toml; the tab survives Reload Window.
 import * as assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';

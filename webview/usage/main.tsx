@@ -7,9 +7,14 @@ import type { AccountUsageReadResponse } from '../../server/protocol/usageMethod
 import type { UsageHostMessage, UsageViewMessage } from './usageMessages';
 import { UsageView } from './UsageView';
 
-declare function acquireVsCodeApi(): { postMessage(message: UsageViewMessage): void };
+declare function acquireVsCodeApi(): {
+  postMessage(message: UsageViewMessage): void;
+  setState(state: unknown): void;
+};
 
 const api = acquireVsCodeApi();
+// A state, however empty, marks the panel as one to restore after a reload (the host reads usage again).
+api.setState({});
 const post = (message: UsageViewMessage) => api.postMessage(message);
 
 function App() {
