@@ -62,6 +62,15 @@ export function pricesFrom(config: Record<string, unknown>, log: Logger): PriceT
   return table;
 }
 
+/** What is wrong with a `[usage]` table about to be written (config/value/write), or null. */
+export function usageTableProblem(usage: unknown): string | null {
+  if (!isTable(usage)) return `usage must be a table (with ${PRICES_KEY})`;
+  const problems: string[] = [];
+  const note = (message: string) => problems.push(message.replace(/^config\.toml: /, ''));
+  pricesFrom({ usage }, { error: note, warn: note, info: () => {}, debug: () => {}, trace: () => {} });
+  return problems[0] ?? null;
+}
+
 /**
  * What tokens cost at a price, in millionths of a dollar. A dollar per million tokens is a
  * millionth of a dollar per token, so each count is simply multiplied by its price.

@@ -196,6 +196,25 @@ describe('account/usage/read', () => {
       const error = await errorOf(server, 'account/usage/read', params);
       assert.equal(error.code, -32602, JSON.stringify(params));
     }
+    // A price table written through config/value/write is checked as the usage sums read it.
+    for (const [value, why] of [
+      [{ input: 1 }, /usage\.prices\."m" needs input and output prices/],
+      [{ input: 1, output: -2 }, /needs input and output prices/],
+      [{ input: 1, output: 2, cached_input: 'cheap' }, /usage\.prices\."m"\.cached_input must be a number/],
+    ] as const) {
+      const refused = await errorOf(server, 'config/value/write', {
+        keyPath: 'usage.prices.m',
+        value,
+        mergeStrategy: 'replace',
+      });
+      assert.equal(refused.code, -32602);
+      assert.match(refused.message, why);
+    }
+    await checkedCall(server, 'config/value/write', {
+      keyPath: 'usage.prices.m',
+      value: { input: 1, output: 2 },
+      mergeStrategy: 'replace',
+    });
     const unknown = await errorOf(server, 'account/usage/read', {
       threadId: '00000000-0000-7000-8000-00000000abcd',
     });
