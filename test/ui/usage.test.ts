@@ -8,8 +8,14 @@ import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { useModelServer } from '../fixtures/modelServer/server';
 import { useWorkbench } from '../support/harness/uiFixture';
-import { runCommand, screenshot } from '../support/harness/workbench';
-import { conversation, newThread, send, useScriptedModel } from './conversationPage';
+import { runCommand, screenshot, setColorTheme } from '../support/harness/workbench';
+import {
+  consoleErrorsButThemeSaves,
+  conversation,
+  newThread,
+  send,
+  useScriptedModel,
+} from './conversationPage';
 
 /** The cells of the table row whose text matches, as the user reads them. */
 async function rowCells(frame: FrameLocator, table: string, row: RegExp): Promise<string[]> {
@@ -57,6 +63,8 @@ describe('the usage view (installed .vsix)', function () {
     const today = usage.getByLabel('Today', { exact: true });
     assert.match((await today.textContent())!, /Today\s*1,500\s*\$0\.0051/);
     await screenshot(wb.page, 'usage-view');
+    await setColorTheme(wb.page, 'dark');
+    await screenshot(wb.page, 'usage-view-dark');
 
     // A second turn while the view is open: it reads usage again when the turn ends.
     model.script({ output: [{ text: 'Counted again.' }], usage: { input: 100, output: 20 } });
@@ -87,5 +95,14 @@ describe('the usage view (installed .vsix)', function () {
     await wb.page
       .locator('.monaco-editor .view-lines', { hasText: 'usage.prices' })
       .waitFor({ timeout: 15_000 });
+    assert.deepEqual(consoleErrorsButThemeSaves(wb.browser.consoleErrors), []);
+
+    // The usage tab comes back after Reload Window, with the numbers read again.
+    await runCommand(wb.page, 'Developer: Reload Window');
+    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    await wb.page.locator('.tabs-container .tab', { hasText: 'Threadline Usage' }).click({ timeout: 30_000 });
+    const restored = conversation(wb.page, 'panel');
+    assert.equal((await rowCells(restored, 'Usage by model', /test-model/))[4], '1,620');
+    await screenshot(wb.page, 'usage-view-after-reload');
   });
 });
