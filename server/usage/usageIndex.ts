@@ -50,7 +50,9 @@ export class UsageIndex {
     let changed = false;
     const present = new Set(paths);
     for (const path of entries.keys()) {
-      if (!present.has(path)) changed = entries.delete(path);
+      if (present.has(path)) continue;
+      entries.delete(path);
+      changed = true;
     }
     for (let at = 0; at < paths.length; at += STAT_BATCH) {
       const batch = paths.slice(at, at + STAT_BATCH);
@@ -58,7 +60,7 @@ export class UsageIndex {
       for (const [i, path] of batch.entries()) {
         const stamp = stamps[i];
         if (stamp === undefined) {
-          changed = entries.delete(path) || changed;
+          if (entries.delete(path)) changed = true;
         } else if (entries.get(path)?.stamp !== stamp) {
           entries.set(path, { stamp, usage: await this.read(path) });
           changed = true;
