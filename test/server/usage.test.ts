@@ -156,6 +156,13 @@ describe('account/usage/read', () => {
     const third = await serve(home);
     assert.deepEqual(await read(third, { breakdown: true }), all);
     assert.match(readFileSync(join(home, 'usage-index.json'), 'utf8'), /"version":1/);
+
+    // Archiving moves a rollout and keeps its tokens; deleting a thread takes them away.
+    await checkedCall(third, 'thread/archive', { threadId: b });
+    assert.deepEqual(await read(third, { breakdown: true }), all);
+    await checkedCall(third, 'thread/delete', { threadId: b });
+    const afterDelete = await read(third, {});
+    assert.equal(afterDelete.summary.lifetimeTokens, 4300);
   });
 
   it('counts the tokens a compaction spends with the thread', async () => {
