@@ -187,7 +187,8 @@ const builds = {
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    entryPoints: { webview: 'webview/main.tsx' },
+    // The conversation, and the usage panel (extension/usage/usagePanel.ts).
+    entryPoints: { webview: 'webview/main.tsx', usage: 'webview/usage/main.tsx' },
     outdir: 'dist',
     loader: { '.ttf': 'file' },
     assetNames: '[name]',

@@ -20,6 +20,7 @@ import { walkthroughProgress } from './walkthrough/walkthroughProgress';
 import { McpServersView } from './mcp/mcpServersView';
 import { threadExportCommands } from './export/threadExport';
 import { commandTerminals } from './terminal/commandTerminals';
+import { usageCommands } from './usage/usagePanel';
 
 let server: ThreadlineServer | undefined;
 
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     ...registerConversation(context, server, approvals),
     ...threadExportCommands(server),
     ...commandTerminals(server),
+    ...usageCommands(context.extensionUri, server),
     ...walkthroughProgress(server, () => setupStatus(server!)),
   );
   return { server, threads, approvals, reviews, alerts, turnAlerts, mcp };

@@ -230,6 +230,15 @@ export interface HostRequests {
   setGoal: { params: { threadId: string; objective: string }; result: Record<string, never> };
   /** `/status`: the provider's rate limits as account/rateLimits/read reports them (null: none known). */
   readRateLimits: { params: Record<string, never>; result: { rateLimits: RateLimits | null } };
+  /** `/status`: today's tokens over every thread, with their estimated cost (account/usage/read); null: unknown. */
+  readUsageToday: { params: Record<string, never>; result: { today: UsageToday | null } };
+}
+
+export interface UsageToday {
+  totalTokens: number;
+  /** Null when no model used today has a price in config.toml. */
+  estimatedUsdMicros: number | null;
+  unpricedTokens: number;
 }
 
 export type RateLimits = ResultOf<'account/rateLimits/read'>['rateLimits'];

@@ -1,5 +1,5 @@
 // The webview's requests behind the `/` commands that call the server: the prompt files, review,
-// compact, the goal and the rate limits. (`/new`, `/model` and `/undo` are the editor's own commands and
+// compact, the goal, the rate limits and today's usage. (`/new`, `/model` and `/undo` are the editor's own commands and
 // messages; `/plan` is the composer's mode.)
 import type { HostRequests } from '../../webview/messages';
 import type { ThreadlineServer } from '../server/threadlineServer';
@@ -18,6 +18,7 @@ export function slashRequests(
   compactThread: Handler<'compactThread'>;
   setGoal: Handler<'setGoal'>;
   readRateLimits: Handler<'readRateLimits'>;
+  readUsageToday: Handler<'readUsageToday'>;
 } {
   return {
     listPrompts: async () => ({ prompts: await listPromptFiles(cwd()) }),
@@ -43,6 +44,19 @@ export function slashRequests(
       // A provider that reports none (most API keys until a response carries the headers) is not an error.
       const read = await server.request('account/rateLimits/read', {}).catch(() => null);
       return { rateLimits: read?.rateLimits ?? null };
+    },
+    readUsageToday: async () => {
+      // Another app-server (codex) may not serve Threadline's breakdown: then today is unknown.
+      const read = await server.request('account/usage/read', { breakdown: true }).catch(() => null);
+      if (!read?.breakdown) return { today: null };
+      const today = read.breakdown.days.find((day) => day.date === read.breakdown?.today);
+      return {
+        today: {
+          totalTokens: today?.tokens.totalTokens ?? 0,
+          estimatedUsdMicros: today ? today.estimatedUsdMicros : 0,
+          unpricedTokens: today?.unpricedTokens ?? 0,
+        },
+      };
     },
   };
 }

@@ -15,7 +15,13 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+/** `bundle`: which of dist/'s webview bundles the page runs (the conversation's, or the usage panel's). */
+export function webviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  title: string,
+  bundle: 'webview' | 'usage' = 'webview',
+): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (name: string) =>
     webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', name)).toString();
@@ -32,13 +38,13 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, t
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('webview.css')}">
+<link rel="stylesheet" href="${asset(`${bundle}.css`)}">
 <title>${escape(title)}</title>
 </head>
 <body>
-${loadingSkeletonHtml}
+${bundle === 'webview' ? loadingSkeletonHtml : ''}
 <div id="root"></div>
-<script nonce="${nonce}" src="${asset('webview.js')}"></script>
+<script nonce="${nonce}" src="${asset(`${bundle}.js`)}"></script>
 </body>
 </html>`;
 }

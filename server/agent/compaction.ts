@@ -5,7 +5,7 @@
 // where it works.
 import { randomUUID } from 'node:crypto';
 import type { ContextCompactionItem } from '../protocol/items';
-import type { ConversationEntry, ModelClient, ModelRequest, ToolSpec } from '../providers/types';
+import type { ConversationEntry, ModelClient, ModelRequest, TokenUsage, ToolSpec } from '../providers/types';
 import { isContextEntry } from './environmentContext';
 import { COMPACTION_PROMPT, SUMMARY_PREFIX } from './instructions';
 import type { TurnEmitter } from './turnEmitter';
@@ -36,7 +36,9 @@ export async function compact(
   const item: ContextCompactionItem = { type: 'contextCompaction', id: randomUUID() };
   emit.itemStarted(item);
   const specs = tools.map((tool) => tool.spec);
-  const summary = await summarize(client, { ...request, tools: specs }, conversation, signal);
+  const { summary, usage } = await summarize(client, { ...request, tools: specs }, conversation, signal);
+  // The summary cost tokens too: account/usage/read counts them with the turn's.
+  if (usage) await emit.tokensUsed(request.model, request.reasoningEffort, usage);
   const replacement: ConversationEntry[] = [
     ...conversation.filter(isContextEntry),
     ...recentUserMessages(conversation),
@@ -52,19 +54,21 @@ async function summarize(
   request: Omit<ModelRequest, 'input'>,
   conversation: ConversationEntry[],
   signal: AbortSignal,
-): Promise<string> {
+): Promise<{ summary: string; usage: TokenUsage | null }> {
   const input: ConversationEntry[] = [
     ...conversation,
     { kind: 'user', content: [{ type: 'text', text: COMPACTION_PROMPT }] },
   ];
   const parts: string[] = [];
+  let usage: TokenUsage | null = null;
   for await (const event of client.stream({ ...request, input, outputSchema: null }, signal)) {
     if (event.type === 'messageDelta') parts.push(event.delta);
     else if (event.type === 'retrying') parts.length = 0;
+    else if (event.type === 'completed') usage = event.usage;
   }
   const text = parts.join('').trim();
   if (!text) throw new Error('the model returned an empty summary');
-  return text;
+  return { summary: text, usage };
 }
 
 function recentUserMessages(conversation: ConversationEntry[]): ConversationEntry[] {

@@ -5,7 +5,7 @@
 import type { ThreadItem } from '../protocol/items';
 import type { NotificationMethod, NotificationParamsOf } from '../protocol/methods';
 import type { Turn, TurnError, TurnStatus } from '../protocol/thread';
-import type { ConversationEntry } from '../providers/types';
+import type { ConversationEntry, TokenUsage } from '../providers/types';
 import { TurnNotSavedError, toTurnError } from './turnError';
 
 export interface Notifier {
@@ -18,6 +18,8 @@ export interface TurnJournal {
   itemCompleted(turnId: string, item: ThreadItem, ts: number): Promise<void>;
   modelEntries(turnId: string, entries: ConversationEntry[]): Promise<void>;
   compacted(turnId: string, replacement: ConversationEntry[]): Promise<void>;
+  /** One model response's tokens, for account/usage/read (server/usage). */
+  tokensUsed(turnId: string, model: string, effort: string | null, usage: TokenUsage): Promise<void>;
   turnCompleted(turnId: string, status: TurnStatus, error: TurnError | null, ts: number): Promise<void>;
   /** The turn's end, to be written before the thread's next record (this turn's writes failed). */
   oweTurnCompleted(turnId: string, status: TurnStatus, error: TurnError | null, ts: number): void;
@@ -72,6 +74,10 @@ export class TurnEmitter {
     return entries.length
       ? this.save(() => this.journal.modelEntries(this.turnId, entries))
       : Promise.resolve();
+  }
+
+  tokensUsed(model: string, effort: string | null, usage: TokenUsage): Promise<void> {
+    return this.save(() => this.journal.tokensUsed(this.turnId, model, effort, usage));
   }
 
   compacted(replacement: ConversationEntry[]): Promise<void> {

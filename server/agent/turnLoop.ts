@@ -136,7 +136,10 @@ class Loop {
       }
       throw error;
     }
-    if (outcome.usage) usage.record(outcome.usage, limits.contextWindow, this.emit);
+    if (outcome.usage) {
+      usage.record(outcome.usage, limits.contextWindow, this.emit);
+      await this.emit.tokensUsed(request.model, request.reasoningEffort, outcome.usage);
+    }
     await this.add(outcome.entries);
     return outcome.toolCalls;
   }

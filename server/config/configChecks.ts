@@ -14,6 +14,7 @@ import { InvalidConfigEdit } from './configWriter';
 import { FEATURES } from './features';
 import { approvalAllowed, sandboxAllowed } from './requirements';
 import { isPlainTable, type Table } from './tomlFile';
+import { usageTableProblem } from '../usage/prices';
 
 const STRINGS = ['model', 'model_provider', 'model_reasoning_effort', 'model_reasoning_summary'];
 const POSITIVE = ['model_context_window', 'model_auto_compact_token_limit', 'thread_unload_delay_secs'];
@@ -47,6 +48,10 @@ export function checkEditedConfig(requirements: ConfigRequirements | null) {
             `${JSON.stringify(value)} is not a sandbox mode (read-only, workspace-write, danger-full-access)`,
           );
         else if (!sandboxAllowed(requirements, mode)) fail('forbidden by requirements.toml');
+      }
+      if (key === 'usage') {
+        const problem = usageTableProblem(value);
+        if (problem) throw new InvalidConfigEdit(problem);
       }
       if (key === 'features') {
         if (!isPlainTable(value)) fail('must be a table of feature names to true or false');

@@ -64,9 +64,10 @@ const KNOWN_KEYS = new Set([
   'thread_unload_delay_secs',
   'shell_environment_policy',
   'mcp_servers',
-  // Read by their own modules: server/skills/skillConfig.ts and server/apps/appConfig.ts.
+  // Read by their own modules: server/skills/skillConfig.ts, server/apps/appConfig.ts, server/usage/prices.ts.
   'skills',
   'apps',
+  'usage',
   'codex_history',
   'windows',
 ]);

@@ -31,6 +31,7 @@ import { worktreeHandlers } from './worktree';
 import { attachmentHandlers } from './attachments';
 import { modelProviderConfigHandlers } from './modelProviderConfig';
 import { hookHandlers } from './hooks';
+import { usageHandlers } from './usage';
 
 export function familyHandlers(services: Services): HandlerTable {
   const sessions = new ThreadSessions(services);
@@ -64,5 +65,6 @@ export function familyHandlers(services: Services): HandlerTable {
     ...attachmentHandlers(services),
     ...modelProviderConfigHandlers(services),
     ...hookHandlers(services),
+    ...usageHandlers(services),
   };
 }

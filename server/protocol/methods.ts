@@ -30,6 +30,7 @@ import * as W from './worktreeMethods';
 import * as At from './threadAttachmentMethods';
 import * as Mp from './modelProviderConfigMethods';
 import * as Hk from './hooks';
+import * as Use from './usageMethods';
 
 export interface MethodSpec {
   params: TSchema;
@@ -92,6 +93,7 @@ export const clientRequests = {
   'account/logout': { params: A.EmptyParams, result: T.EmptyResponse },
   'account/login/cancel': { params: A.CancelLoginAccountParams, result: A.CancelLoginAccountResponse },
   'account/rateLimits/read': { params: A.GetAccountRateLimitsParams, result: A.GetAccountRateLimitsResponse },
+  'account/usage/read': { params: Use.AccountUsageReadParams, result: Use.AccountUsageReadResponse },
   'model/list': { params: M.ModelListParams, result: M.ModelListResponse },
   'modelProvider/list': { params: M.ModelProviderListParams, result: M.ModelProviderListResponse },
   'modelProvider/capabilities/read': {

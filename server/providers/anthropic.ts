@@ -18,13 +18,13 @@ import type {
   ModelEvent,
   ModelRequest,
   ProviderConfig,
-  TokenUsage,
   ToolSpec,
 } from './types';
 import { streamFailure } from './errors';
 import { endpoint, postForStream } from './httpStream';
 import { sseBatches, type SseEvent } from './sse';
 import { NO_TIMEOUT_MS, parseDataUrl, unwrapFreeform, type Wire } from './wire';
+import { noTokens } from './tokenUsage';
 
 const DEFAULT_MAX_TOKENS = 8192;
 /** The Messages API version the request and event shapes below follow. */
@@ -198,14 +198,7 @@ async function* events(
   freeform: Set<string>,
 ): AsyncGenerator<ModelEvent> {
   const open = new Map<number, Block>();
-  const usage: TokenUsage = {
-    inputTokens: 0,
-    cachedInputTokens: 0,
-    cacheWriteInputTokens: 0,
-    outputTokens: 0,
-    reasoningOutputTokens: 0,
-    totalTokens: 0,
-  };
+  const usage = noTokens();
   for await (const batch of batches)
     for (const sse of batch) {
       const event = JSON.parse(sse.data) as StreamEvent;

@@ -16,6 +16,8 @@
 //   {"type":"goal_set","ts":…,"goal":{objective, status, tokenBudget, createdAt (s)}|null}  the thread's goal
 //   {"type":"injected","ts":…,"entries":[…]}  model entries a client appended (thread/inject_items), after the last turn
 //   {"type":"git_info_set","ts":…,"gitInfo":{sha, branch, originUrl}|null}  replaces the meta's gitInfo
+//   {"type":"token_count","ts":…,"turnId":"…","model":"…","effort":…|null,"usage":{inputTokens, …}}
+//                                                    one model response's tokens (server/usage reads them)
 //
 // Markers never rewrite earlier lines: folding applies them, so every reader sees the pruned
 // history. A line that does not parse or lacks its fields is skipped (and reported by the reader);
@@ -23,6 +25,8 @@
 // `inProgress`. Model entries are opaque here (the agent owns their shape); they fold into the
 // model's view of the thread, following the same markers as the turns they belong to.
 import type { ThreadItem } from '../protocol/items';
+import { isTokenUsage } from '../providers/tokenUsage';
+import type { TokenUsage } from '../providers/types';
 import type { ThreadGoalStatus } from '../protocol/threadGoal';
 import type { GitInfo, SessionSource, Turn, TurnError, TurnStatus } from '../protocol/thread';
 
@@ -58,7 +62,15 @@ export type RolloutRecord =
   | { type: 'compacted'; ts: number; turnId: string; replacement: ModelEntry[] }
   | { type: 'goal_set'; ts: number; goal: StoredGoal | null }
   | { type: 'git_info_set'; ts: number; gitInfo: GitInfo | null }
-  | { type: 'injected'; ts: number; entries: ModelEntry[] };
+  | { type: 'injected'; ts: number; entries: ModelEntry[] }
+  | {
+      type: 'token_count';
+      ts: number;
+      turnId: string;
+      model: string;
+      effort: string | null;
+      usage: TokenUsage;
+    };
 
 /** A thread's goal as recorded; the protocol's ThreadGoal adds the thread id and the counters. */
 export interface StoredGoal {
@@ -132,6 +144,13 @@ function wellFormed(record: Fields): boolean {
       return record.goal === null || isStoredGoal(record.goal);
     case 'git_info_set':
       return record.gitInfo === null || isObject(record.gitInfo);
+    case 'token_count':
+      return (
+        isString(record.turnId) &&
+        isString(record.model) &&
+        (record.effort === null || isString(record.effort)) &&
+        isTokenUsage(record.usage)
+      );
     default:
       return false;
   }

@@ -2,6 +2,7 @@
 // (the store queues appends per thread).
 import type { ThreadItem } from '../protocol/items';
 import type { TurnError, TurnStatus } from '../protocol/thread';
+import type { TokenUsage } from '../providers/types';
 import type { ModelEntry } from './records';
 import type { ThreadStore } from './threadStore';
 
@@ -17,6 +18,8 @@ export function turnJournal(store: ThreadStore, threadId: string) {
       const ts = Date.now();
       return append(...entries.map((entry) => ({ type: 'model' as const, ts, turnId, entry })));
     },
+    tokensUsed: (turnId: string, model: string, effort: string | null, usage: TokenUsage) =>
+      append({ type: 'token_count', ts: Date.now(), turnId, model, effort, usage }),
     compacted: (turnId: string, replacement: ModelEntry[]) =>
       append({ type: 'compacted', ts: Date.now(), turnId, replacement }),
     turnCompleted: (turnId: string, status: TurnStatus, error: TurnError | null, ts: number) =>

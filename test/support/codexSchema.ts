@@ -70,6 +70,8 @@ function load() {
   responses.set('config/batchWrite', 'v2#/definitions/ConfigWriteResponse');
   responses.set('configRequirements/read', 'v2#/definitions/ConfigRequirementsReadResponse');
   responses.set('windowsSandbox/readiness', 'v2#/definitions/WindowsSandboxReadinessResponse');
+  // Params that may be null (anyOf) name no $ref above.
+  responses.set('account/usage/read', 'v2#/definitions/GetAccountTokenUsageResponse');
   const indexOf = (table: Table) =>
     new Map(table.oneOf.map((entry, i) => [entry.properties.method.enum[0]!, i]));
   state = {

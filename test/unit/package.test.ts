@@ -47,6 +47,8 @@ describe('the .vsix', () => {
       'extension/dist/tree-sitter-bash.wasm',
       'extension/dist/tree-sitter-powershell.wasm',
       'extension/dist/tree-sitter.wasm',
+      'extension/dist/usage.css',
+      'extension/dist/usage.js',
       'extension/dist/webview.css',
       'extension/dist/webview.js',
       'extension/media/icon.png',

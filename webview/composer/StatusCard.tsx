@@ -1,9 +1,11 @@
 // `/status`: what the thread runs with and what it has used: the model and mode, the context window
-// (thread/tokenUsage/updated), and the provider's rate limits (account/rateLimits/read).
+// (thread/tokenUsage/updated), the provider's rate limits (account/rateLimits/read), and today's
+// tokens over every thread with their estimated cost (account/usage/read).
 import { useEffect, useState } from 'react';
 import { formatTokens } from '../components/fields';
 import { useHost, useView } from '../components/hooks';
-import type { RateLimits } from '../messages';
+import type { RateLimits, UsageToday } from '../messages';
+import { estimate, tokens } from '../usage/format';
 
 export function StatusCard({
   model,
@@ -17,11 +19,16 @@ export function StatusCard({
   const host = useHost();
   const usage = useView((s) => s.tokenUsage);
   const [limits, setLimits] = useState<RateLimits | null | undefined>(undefined);
+  const [today, setToday] = useState<UsageToday | null | undefined>(undefined);
   useEffect(() => {
     let current = true;
     host.request('readRateLimits', {}).then(
       (r) => current && setLimits(r.rateLimits),
       () => current && setLimits(null),
+    );
+    host.request('readUsageToday', {}).then(
+      (r) => current && setToday(r.today),
+      () => current && setToday(null),
     );
     return () => void (current = false);
   }, [host]);
@@ -59,6 +66,14 @@ export function StatusCard({
           {usage
             ? `${formatTokens(usage.total.totalTokens)} tokens in this thread (${formatTokens(usage.total.cachedInputTokens)} cached)`
             : '—'}
+        </dd>
+        <dt>Today</dt>
+        <dd>
+          {today === undefined
+            ? 'reading…'
+            : today
+              ? `${tokens(today.totalTokens)} tokens in all threads, ${estimate(today.estimatedUsdMicros, today.unpricedTokens)}${today.estimatedUsdMicros === null ? '' : ' estimated'}`
+              : 'not known'}
         </dd>
         {windows.map(([label, limit]) => (
           <Limit key={label} label={label} limit={limit} loading={limits === undefined} />

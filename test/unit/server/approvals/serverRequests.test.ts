@@ -102,6 +102,7 @@ function setUp(clients = 1) {
     itemCompleted: async () => {},
     modelEntries: async () => {},
     compacted: async () => {},
+    tokensUsed: async () => {},
     turnCompleted: async () => {},
     oweTurnCompleted: () => {},
   };
