@@ -13,8 +13,7 @@ import { repoRoot } from './paths';
  * Answered `-32601` today. Remove a method when it lands (the coverage test fails until you do), then
  * regenerate the table in docs/protocol.md. A method answering -32601 that is not here is a regression.
  */
-export const KNOWN_MISSING: readonly string[] = [
-];
+export const KNOWN_MISSING: readonly string[] = [];
 
 export type Coverage = { method: string } & (
   { status: 'served' } | { status: 'refused'; reason: string } | { status: 'missing' }
