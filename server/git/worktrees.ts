@@ -8,6 +8,8 @@ import { promises as fs } from 'node:fs';
 import { basename, join } from 'node:path';
 import { WORKTREES_FOLDER } from '../sandbox/protectedPaths';
 import { HostGitError, openChangingHostGit, openHostGit } from './hostGit';
+import { carryChanges } from './worktreeCarry';
+import { changedFiles } from './worktreeFiles';
 
 export interface WorktreeLink {
   threadId: string;
@@ -72,13 +74,21 @@ export async function requireLink(home: string, threadId: string): Promise<Workt
   return link;
 }
 
+export interface WorktreeOptions {
+  /** The commit-ish to branch from; HEAD when absent. */
+  base?: string | null;
+  /** Copy the workspace's uncommitted changes into the new worktree (base must be HEAD's commit). */
+  carryChanges?: boolean | null;
+}
+
 /** Makes the branch and worktree for a thread about to start in `cwd`; answers its link. */
 export async function createWorktree(
   home: string,
   threadId: string,
   cwd: string,
-  base: string | undefined,
+  options: WorktreeOptions,
 ): Promise<WorktreeLink> {
+  const base = options.base ?? undefined;
   const probe = await openHostGit(cwd).catch(() => null);
   const top = await probe?.(['rev-parse', '--show-toplevel']).catch(() => null);
   if (!probe || !top) throw new WorktreeError(`${cwd} is not inside a git repository`);
@@ -89,6 +99,12 @@ export async function createWorktree(
     await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], [0, 1])
   ).trim();
   if (!baseSha) throw new WorktreeError(`${ref} is not a commit of ${repoRoot}`);
+  if (options.carryChanges) {
+    const head = (await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [0, 1])).trim();
+    if (head !== baseSha) {
+      throw new WorktreeError(`uncommitted changes are carried only onto HEAD's commit, not onto ${ref}`);
+    }
+  }
   const baseName = base ?? (await git(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
   const branch = `threadline/${slug(baseName === 'HEAD' ? 'detached' : baseName, 'thread')}-${threadId.slice(-8)}`;
   const worktreePath = join(home, WORKTREES_FOLDER, slug(basename(repoRoot), 'repo'), threadId);
@@ -97,6 +113,8 @@ export async function createWorktree(
   try {
     await fs.mkdir(join(worktreePath, '..'), { recursive: true });
     await git(['worktree', 'add', '--quiet', '-b', branch, '--end-of-options', worktreePath, baseSha]);
+    // Still `creating`: a server killed while it copies leaves a worktree the next start removes.
+    if (options.carryChanges) await carryChanges(repoRoot, worktreePath);
   } catch (error) {
     await removeWorktree(link).catch(() => undefined);
     await fs.rm(linkFile(home, threadId), { force: true });
@@ -126,16 +144,6 @@ export async function worktreeLoss(link: WorktreeLink): Promise<WorktreeLoss> {
     .filter((line) => line.trim() !== '')
     .map((line) => ({ sha: line.slice(0, line.indexOf(' ')), subject: line.slice(line.indexOf(' ') + 1) }));
   return { uncommittedFiles, commits };
-}
-
-/** The files `git status` lists in a working tree (changed, staged, untracked). */
-export async function changedFiles(worktree: string): Promise<string[]> {
-  const git = await openHostGit(worktree);
-  const out = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
-  return out
-    .split('\0')
-    .filter((entry) => entry.length > 3)
-    .map((entry) => entry.slice(3));
 }
 
 /** After an apply: the worktree's base is now what was applied, so the next apply brings only what came after. */

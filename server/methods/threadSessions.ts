@@ -56,10 +56,11 @@ export class ThreadSessions {
     // In a worktree the thread's id names it, so the id is chosen first; the worktree is the cwd.
     const id = params.worktree ? uuidv7() : undefined;
     if (params.worktree) {
-      const base = params.worktree.base ?? undefined;
-      const link = await createWorktree(this.services.home, id!, requested, base).catch((error: unknown) => {
-        throw worktreeRpcError(error);
-      });
+      const link = await createWorktree(this.services.home, id!, requested, params.worktree).catch(
+        (error: unknown) => {
+          throw worktreeRpcError(error);
+        },
+      );
       settings = await settingsIn(link.worktreePath);
     }
     const store = await this.services.store();

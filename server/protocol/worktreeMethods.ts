@@ -3,9 +3,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Opt, Params, Shape } from './schema';
 
-/** thread/start's experimental `worktree`: a new branch and worktree from `base` (default HEAD). */
+/**
+ * thread/start's experimental `worktree`: a new branch and worktree from `base` (default HEAD);
+ * `carryChanges` copies the workspace's uncommitted changes (tracked and untracked, not ignored) into
+ * it, leaving the workspace as it is.
+ */
 export const WorktreeStartOption = Type.Object(
-  { base: Opt(Type.String({ minLength: 1 })) },
+  { base: Opt(Type.String({ minLength: 1 })), carryChanges: Opt(Type.Boolean()) },
   { additionalProperties: false },
 );
 
