@@ -49,6 +49,8 @@ export function worktreeCommands(
         const thread = target(node);
         if (!thread) return;
         const result = await server.request('thread/worktree/apply', { threadId: thread.id });
+        // Its row's count of changed files starts again from what was applied.
+        await vscode.commands.executeCommand('threadline.refreshThreads');
         const summary = applySummary(result);
         const first = result.conflicts[0];
         if (!first) {
