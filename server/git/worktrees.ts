@@ -55,6 +55,11 @@ export async function readLink(home: string, threadId: string): Promise<Worktree
   }
 }
 
+/** A deleted thread's record goes (its worktree already removed). */
+export async function forgetLink(home: string, threadId: string): Promise<void> {
+  await fs.rm(linkFile(home, threadId), { force: true });
+}
+
 async function writeLink(home: string, link: WorktreeLink): Promise<void> {
   await fs.mkdir(linksFolder(home), { recursive: true });
   const path = linkFile(home, link.threadId);
@@ -117,7 +122,7 @@ export async function createWorktree(
     if (options.carryChanges) await carryChanges(repoRoot, worktreePath);
   } catch (error) {
     await removeWorktree(link).catch(() => undefined);
-    await fs.rm(linkFile(home, threadId), { force: true });
+    await forgetLink(home, threadId);
     throw new WorktreeError(`git could not create the worktree: ${(error as Error).message}`);
   }
   const ready: WorktreeLink = { ...link, worktreePath: await fs.realpath(worktreePath), state: 'ready' };
@@ -182,7 +187,7 @@ export async function cleanUpUnfinished(home: string): Promise<string[]> {
     if (link?.state !== 'creating') continue;
     // No thread was made with it: the record goes too.
     await removeWorktree(link).catch(() => undefined);
-    await fs.rm(linkFile(home, link.threadId), { force: true });
+    await forgetLink(home, link.threadId);
     cleaned.push(link.worktreePath);
   }
   return cleaned;
