@@ -101,6 +101,9 @@ describe('threads in git worktrees', function () {
       readme,
     );
     assert.equal(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'first\nsecond, edited by the user\nthird\n');
+    // Both versions stay recoverable besides the markers: each thread's commit on its branch.
+    assert.equal(git(repo, 'show', `${a.thread.gitInfo!.branch}:README.md`), lines[0]!.trimEnd());
+    assert.equal(git(repo, 'show', `${b.thread.gitInfo!.branch}:README.md`), lines[1]!.trimEnd());
     assert.equal(
       git(repo, 'rev-parse', 'HEAD'),
       git(repo, 'rev-parse', a.thread.gitInfo!.branch!),
