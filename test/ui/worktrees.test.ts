@@ -1,9 +1,9 @@
 // Worktree threads in the installed .vsix: "New Thread in Worktree" from the Threads view's menu makes a
 // thread whose row shows its branch; "Apply to Workspace" brings its change into the workspace and says
 // so; "Discard Worktree…" lists what would be lost before removing the worktree, and the row loses
-// its branch. Then two worktree threads run turns at once against the scripted model, each row counts
-// its changed files, "Review All Changes" opens one in the multi-file diff editor, and applying it
-// changes the workspace file and the row's count.
+// its branch. Then two worktree threads run turns at once against the scripted model (the question of
+// the one not in view names it), each row counts its changed files, "Review All Changes" opens one in
+// the multi-file diff editor, and applying it changes the workspace file and the row's count.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,7 +106,8 @@ describe('two worktree threads at once (installed .vsix)', function () {
   this.timeout(180_000);
   const wb = useWorkbench({ 'README.md': '# Demo\nold line\n', 'notes.txt': 'first\n' });
   const model = useModelServer();
-  useScriptedModel(wb, () => model.baseUrl, { approval: 'never', sandbox: 'workspace-write' });
+  // Every file change is asked about: the question of the thread not in view names it.
+  useScriptedModel(wb, () => model.baseUrl, { approval: 'untrusted', sandbox: 'workspace-write' });
   const rows = () => view(wb.page, 'Threads').locator('.monaco-list-row');
   const row = (text: string) => rows().filter({ hasText: text });
   const edit = (file: string, from: string, to: string) =>
@@ -129,7 +130,7 @@ describe('two worktree threads at once (installed .vsix)', function () {
     git(wb.workspace, 'commit', '-q', '-m', 'First');
     // The first thread's model call answers late, so the second thread's turn runs meanwhile.
     model.script(
-      { ...edit('README.md', 'old line', 'from the readme thread'), delayMs: 3_000 },
+      { ...edit('README.md', 'old line', 'from the readme thread'), delayMs: 8_000 },
       edit('notes.txt', 'first', 'from the notes thread'),
       { output: [{ text: 'Done.' }] },
       { output: [{ text: 'Done.' }] },
@@ -138,6 +139,18 @@ describe('two worktree threads at once (installed .vsix)', function () {
     await sideBarIdle(wb.page);
     await startAndSend('Change the readme');
     await startAndSend('Change the notes');
+    // The thread in view asks on its card; the other one's question names it, in a notification and
+    // on the answer bar of its proposed change.
+    await conversation(wb.page)
+      .locator('.tl-prompt [role=toolbar] button', { hasText: /^Accept$/ })
+      .click({ timeout: 30_000 });
+    const asked = notification(wb.page, /Threadline in “Change the readme” wants to change \S*README\.md/);
+    await asked.waitFor({ timeout: 30_000 });
+    await wb.page
+      .locator('.review-widget', { hasText: 'Threadline proposes this change in “Change the readme”' })
+      .waitFor({ timeout: 30_000 });
+    await screenshot(wb.page, 'worktree-approval-names-thread');
+    await asked.getByRole('button', { name: 'Accept', exact: true }).click();
     await row('Change the readme').filter({ hasText: '1 changed' }).waitFor({ timeout: 60_000 });
     await row('Change the notes').filter({ hasText: '1 changed' }).waitFor({ timeout: 60_000 });
     assert.equal(readFileSync(join(wb.workspace, 'README.md'), 'utf8'), '# Demo\nold line\n');
