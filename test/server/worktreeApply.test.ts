@@ -7,18 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../support/git';
-import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome } from '../support/agent';
-import { tempDir, useServers } from '../support/serverProcess';
-import { checked, repository, startIn, type Applied } from '../support/worktrees';
+import { tempDir } from '../support/serverProcess';
+import { checked, repository, startIn, type Applied, useWorktreeServers } from '../support/worktrees';
 
 describe('applying a worktree thread', function () {
   this.timeout(60_000);
-  const model = useModelServer();
-  const start = useServers();
-  let home: string;
-  beforeEach(() => (home = agentHome('responses', model.baseUrl)));
-  const serve = () => start(home, 'threadline_vscode', agentEnv, { experimentalApi: true });
+  const { serve } = useWorktreeServers();
 
   it('merges a thread’s change into a file the user changed too, and keeps a binary conflict beside', async () => {
     const repo = repository();

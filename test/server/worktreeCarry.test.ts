@@ -6,18 +6,12 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../support/git';
-import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome } from '../support/agent';
-import { tempDir, useServers } from '../support/serverProcess';
-import { repository, startIn } from '../support/worktrees';
+import { tempDir } from '../support/serverProcess';
+import { repository, startIn, useWorktreeServers } from '../support/worktrees';
 
 describe('carrying uncommitted changes into a new worktree', function () {
   this.timeout(60_000);
-  const model = useModelServer();
-  const start = useServers();
-  let home: string;
-  beforeEach(() => (home = agentHome('responses', model.baseUrl)));
-  const serve = () => start(home, 'threadline_vscode', agentEnv, { experimentalApi: true });
+  const { home, serve } = useWorktreeServers();
 
   it('copies changed, deleted, staged and untracked files, and leaves the workspace as it was', async function () {
     const repo = repository();
@@ -74,6 +68,8 @@ describe('carrying uncommitted changes into a new worktree', function () {
     });
     assert.match(refused.error!.message, /carried only onto HEAD's commit/);
     assert.equal(git(repo, 'branch', '--list', 'threadline/*'), '');
-    assert.ok(!existsSync(join(home, 'worktrees')) || git(repo, 'worktree', 'list').split('\n').length === 1);
+    assert.ok(
+      !existsSync(join(home(), 'worktrees')) || git(repo, 'worktree', 'list').split('\n').length === 1,
+    );
   });
 });

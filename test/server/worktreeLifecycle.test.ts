@@ -6,19 +6,12 @@ import { strict as assert } from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../support/git';
-import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome } from '../support/agent';
-import { useServers } from '../support/serverProcess';
-import { checked, repository, startIn } from '../support/worktrees';
+import { checked, repository, startIn, useWorktreeServers } from '../support/worktrees';
 
 describe('deleting and forking a worktree thread', function () {
   this.timeout(60_000);
-  const model = useModelServer();
-  const start = useServers();
-  let home: string;
-  beforeEach(() => (home = agentHome('responses', model.baseUrl)));
-  const serve = () => start(home, 'threadline_vscode', agentEnv, { experimentalApi: true });
-  const record = (threadId: string) => join(home, 'worktree-links', `${threadId}.json`);
+  const { home, serve } = useWorktreeServers();
+  const record = (threadId: string) => join(home(), 'worktree-links', `${threadId}.json`);
   const listed = async (server: Awaited<ReturnType<typeof serve>>, repo: string) =>
     (await server.call<{ data: { id: string }[] }>('thread/list', { cwd: repo })).data.map((t) => t.id);
 

@@ -5,10 +5,7 @@ import { strict as assert } from 'node:assert';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../support/git';
-import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome } from '../support/agent';
-import { useServers } from '../support/serverProcess';
-import { checked, repository, startIn } from '../support/worktrees';
+import { checked, repository, startIn, useWorktreeServers } from '../support/worktrees';
 
 interface Read {
   worktreePath: string;
@@ -20,11 +17,7 @@ interface Read {
 
 describe('reading what a worktree thread changed', function () {
   this.timeout(60_000);
-  const model = useModelServer();
-  const start = useServers();
-  let home: string;
-  beforeEach(() => (home = agentHome('responses', model.baseUrl)));
-  const serve = () => start(home, 'threadline_vscode', agentEnv, { experimentalApi: true });
+  const { serve } = useWorktreeServers();
 
   it('lists the changed files, answers the diff when asked, and nothing once applied', async () => {
     const repo = repository();

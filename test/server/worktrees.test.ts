@@ -9,20 +9,22 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../support/git';
-import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { startTurn, turnCompleted } from '../support/agent';
 import { commandItems, execCall } from '../support/commands';
-import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
+import { tempDir, type ServerProcess } from '../support/serverProcess';
 import { until } from '../support/until';
-import { checked, readmeTo, repository, startIn, type Applied } from '../support/worktrees';
+import {
+  checked,
+  readmeTo,
+  repository,
+  startIn,
+  type Applied,
+  useWorktreeServers,
+} from '../support/worktrees';
 
 describe('threads in git worktrees', function () {
   this.timeout(60_000);
-  const model = useModelServer();
-  const start = useServers();
-  let home: string;
-  beforeEach(() => (home = agentHome('responses', model.baseUrl)));
-  const serve = (experimentalApi = true) => start(home, 'threadline_vscode', agentEnv, { experimentalApi });
+  const { model, home, serve } = useWorktreeServers();
 
   async function turn(server: ServerProcess, threadId: string) {
     const started = await startTurn(server, threadId, 'Change the readme');
@@ -35,7 +37,7 @@ describe('threads in git worktrees', function () {
     const server = await serve();
     const a = await startIn(server, repo);
     const b = await startIn(server, repo);
-    const worktrees = realpathSync(join(home, 'worktrees'));
+    const worktrees = realpathSync(join(home(), 'worktrees'));
     for (const started of [a, b]) {
       assert.equal(started.cwd, started.thread.cwd);
       assert.ok(started.cwd.startsWith(join(worktrees, 'threadline-wt-repo-')), started.cwd);
@@ -121,7 +123,7 @@ describe('threads in git worktrees', function () {
       `echo pwned > ${repo}/README.md`,
       `echo hook > ${repo}/.git/hooks/pre-commit`,
       'echo gone > .git',
-      `ls ${home}/config.toml`,
+      `ls ${home()}/config.toml`,
     ].join('; ');
     model.script(...execCall({ cmd }));
     // The host's /tmp stays visible (read-only), where the temp repository is, as in confinement.test.ts.
@@ -196,10 +198,10 @@ describe('threads in git worktrees', function () {
     const repo = repository();
     // What a kill between `git worktree add` and the record's `ready` leaves: branch, worktree, record.
     const threadId = '01a21b00-0000-7000-8000-00000000dead';
-    const path = join(home, 'worktrees', 'repo', threadId);
-    mkdirSync(join(home, 'worktrees', 'repo'), { recursive: true });
+    const path = join(home(), 'worktrees', 'repo', threadId);
+    mkdirSync(join(home(), 'worktrees', 'repo'), { recursive: true });
     git(repo, 'worktree', 'add', '-q', '-b', 'threadline/main-0000dead', path, 'HEAD');
-    mkdirSync(join(home, 'worktree-links'), { recursive: true });
+    mkdirSync(join(home(), 'worktree-links'), { recursive: true });
     const link = {
       threadId,
       repoRoot: repo,
@@ -208,11 +210,11 @@ describe('threads in git worktrees', function () {
       state: 'creating',
     };
     writeFileSync(
-      join(home, 'worktree-links', `${threadId}.json`),
+      join(home(), 'worktree-links', `${threadId}.json`),
       JSON.stringify({ ...link, baseSha: git(repo, 'rev-parse', 'HEAD') }),
     );
     await serve();
-    await until(() => !existsSync(path) && !existsSync(join(home, 'worktree-links', `${threadId}.json`)));
+    await until(() => !existsSync(path) && !existsSync(join(home(), 'worktree-links', `${threadId}.json`)));
     await until(() => git(repo, 'branch', '--list', 'threadline/*') === '');
     assert.doesNotMatch(git(repo, 'worktree', 'list'), /dead/);
   });

@@ -5,9 +5,11 @@ import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { clientRequests } from '../../server/protocol/methods';
+import { useModelServer } from '../fixtures/modelServer/server';
+import { agentEnv, agentHome } from './agent';
 import { git } from './git';
 import { patchCall } from './patches';
-import { tempDir, type ServerProcess } from './serverProcess';
+import { tempDir, useServers, type ServerProcess } from './serverProcess';
 
 /** A repository on `main` with README.md and notes.txt committed. */
 export function repository(): string {
@@ -67,3 +69,19 @@ export const startIn = (server: ServerProcess, cwd: string, worktree: unknown = 
     approvalPolicy: 'never',
     sandbox: 'workspace-write',
   });
+
+/**
+ * For a worktree suite's describe: the scripted model, a fresh home per test pointing at it, and a
+ * server started there with the experimental API (or without).
+ */
+export function useWorktreeServers() {
+  const model = useModelServer();
+  const start = useServers();
+  const state = { home: '' };
+  beforeEach(() => (state.home = agentHome('responses', model.baseUrl)));
+  return {
+    model,
+    home: () => state.home,
+    serve: (experimentalApi = true) => start(state.home, 'threadline_vscode', agentEnv, { experimentalApi }),
+  };
+}
