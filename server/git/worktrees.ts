@@ -185,12 +185,39 @@ export async function cleanUpUnfinished(home: string): Promise<string[]> {
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const link = await readLink(home, name.slice(0, -5));
     if (link?.state !== 'creating') continue;
-    // No thread was made with it: the record goes too.
-    await removeWorktree(link).catch(() => undefined);
-    await forgetLink(home, link.threadId);
-    cleaned.push(link.worktreePath);
+    // No thread was made with it: the record goes too, once both worktree and branch are gone.
+    if (await removeUntilGone(link)) {
+      await forgetLink(home, link.threadId);
+      cleaned.push(link.worktreePath);
+    }
   }
   return cleaned;
+}
+
+/** How long a cleanup waits, in turn, for a killed server's git to finish before trying again. */
+const RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000];
+
+/**
+ * The git that a killed server started goes on running (it is not killed with its parent): it may
+ * still be checking files out, re-making the folder and holding the branch. So the removal is
+ * tried again until both are gone; false when they are still there (the record stays, for the
+ * next start).
+ */
+async function removeUntilGone(link: WorktreeLink): Promise<boolean> {
+  for (const delay of [...RETRY_DELAYS_MS, null]) {
+    await removeWorktree(link).catch(() => undefined);
+    if (await isGone(link)) return true;
+    if (delay === null) return false;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+  return false;
+}
+
+async function isGone(link: WorktreeLink): Promise<boolean> {
+  if (await fs.stat(link.worktreePath).catch(() => null)) return false;
+  const git = await openHostGit(link.repoRoot);
+  const branch = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${link.branch}`], [0, 1]);
+  return branch.trim() === '';
 }
 
 /**

@@ -6,7 +6,7 @@
 // discard removes worktree and branch; the link survives a restart; a half-made worktree is cleaned
 // up. (Applying in detail: worktreeApply.test.ts.)
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../support/git';
 import { startTurn, turnCompleted } from '../support/agent';
@@ -217,6 +217,45 @@ describe('threads in git worktrees', function () {
     await until(() => !existsSync(path) && !existsSync(join(home(), 'worktree-links', `${threadId}.json`)));
     await until(() => git(repo, 'branch', '--list', 'threadline/*') === '');
     assert.doesNotMatch(git(repo, 'worktree', 'list'), /dead/);
+  });
+
+  it('leaves nothing behind after a server killed while it made a worktree, once restarted', async () => {
+    const repo = repository();
+    // Enough files that checking them out takes a while: the kill lands while git works.
+    mkdirSync(join(repo, 'many'));
+    for (let i = 0; i < 4000; i++) writeFileSync(join(repo, 'many', `f${i}.txt`), `${i}\n`);
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'Many');
+    const first = await serve();
+    const links = join(home(), 'worktree-links');
+    void first.request('thread/start', { cwd: repo, worktree: {} }).catch(() => undefined);
+    // Killed once git has begun the worktree's folder, before the record says it is ready.
+    type Link = { worktreePath: string; state: string };
+    let made: Link | null = null;
+    for (const end = Date.now() + 20_000; Date.now() < end && !made;) {
+      const name = existsSync(links) ? readdirSync(links).find((n) => n.endsWith('.json')) : undefined;
+      const link: Link | null = name ? JSON.parse(readFileSync(join(links, name), 'utf8')) : null;
+      if (link && existsSync(link.worktreePath)) made = link;
+      else await new Promise((r) => setTimeout(r, 2));
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+    assert.ok(made, 'the worktree was begun');
+    const left = readdirSync(links).map(
+      (n) => JSON.parse(readFileSync(join(links, n), 'utf8')) as { state: string },
+    );
+    assert.deepEqual(
+      left.map((l) => l.state),
+      ['creating'],
+      'killed while the worktree was being made',
+    );
+
+    // The killed server's git may still be at work: the cleanup waits for it and tries again.
+    await serve();
+    await until(() => readdirSync(links).length === 0, 30_000);
+    assert.equal(git(repo, 'branch', '--list', 'threadline/*'), '');
+    assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1, git(repo, 'worktree', 'list'));
+    assert.ok(!existsSync(made!.worktreePath), 'its folder is gone');
   });
 
   it('answers clear errors: experimental only, bad params, no worktree, no repository', async () => {
