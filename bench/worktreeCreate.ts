@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const discarded: number[] = [];
   for (let i = 0; i < 5; i++) {
     let t = performance.now();
-    const link = await createWorktree(home, uuidv7(), repo, undefined);
+    const link = await createWorktree(home, uuidv7(), repo, {});
     created.push(performance.now() - t);
     t = performance.now();
     await discardWorktree(home, link);

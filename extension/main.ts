@@ -40,11 +40,12 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
   const keys = new ProviderKeys(context.secrets, context.globalState);
   // The first launch waits for the stored keys, so the server starts with them in its environment.
   server.prepare(keys.env().then((env) => server?.setProviderKeys(env)));
-  const approvals = new PendingApprovals(server);
-  const turnAlerts = new TurnAlerts(server, approvals, (threadId): string | undefined => {
+  const titleOf = (threadId: string): string | undefined => {
     const node = threads.model.thread(threadId);
     return node && threadTitle(node.thread);
-  });
+  };
+  const approvals = new PendingApprovals(server, titleOf);
+  const turnAlerts = new TurnAlerts(server, approvals, titleOf);
   const threads: ThreadsView = new ThreadsView(server, context.workspaceState, approvals, turnAlerts);
   const reviews = new FileChangeReviews(server, approvals);
   const alerts = new PromptAlerts(approvals, reviews);

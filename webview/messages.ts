@@ -318,8 +318,11 @@ export type WebviewMessage =
   /** Puts back what a turn changed on disk, after the user confirms the list of files. */
   | { type: 'undoTurnChanges'; turnId: string }
   | { type: 'openInEditor'; threadId: string }
-  /** `/new` and `/model`: the editor's New Thread and Choose Provider and Model commands. */
-  | { type: 'runCommand'; command: 'newThread' | 'chooseModel' }
+  /**
+   * `/new` and `/model`: the editor's New Thread and Choose Provider and Model commands; the start
+   * view's New Thread in Worktree.
+   */
+  | { type: 'runCommand'; command: 'newThread' | 'chooseModel' | 'newThreadInWorktree' }
   /** The user's answer to a pending prompt; a prompt already settled ignores it. */
   | { type: 'answerPrompt'; key: string; result: PromptResult }
   /** A pending file change's proposed edit in the diff editor. */

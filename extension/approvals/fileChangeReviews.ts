@@ -123,7 +123,7 @@ export class FileChangeReviews extends Disposable {
     this.bar.show(
       prompt.key,
       reviewed.map((f) => f.right),
-      `Threadline proposes ${what}`,
+      `Threadline proposes ${what}${this.approvals.askingThread(prompt.threadId)}`,
     );
   }
 

@@ -48,7 +48,11 @@ export class PendingApprovals extends Disposable {
   private readonly visible = new RefCounts<string>((threadId) => this.hidden.fire(threadId));
   private reviser: AnswerReviser | undefined;
 
-  constructor(server: ThreadlineServer) {
+  constructor(
+    server: ThreadlineServer,
+    /** The thread's title as the tree shows it, when the tree knows the thread. */
+    private readonly titleOf: (threadId: string) => string | undefined = () => undefined,
+  ) {
     super();
     this.handle(server, 'commandExecution');
     this.handle(server, 'fileChange');
@@ -104,6 +108,16 @@ export class PendingApprovals extends Disposable {
     const kept = this.visible.keep(threadId);
     this.shown.fire(threadId);
     return kept;
+  }
+
+  /**
+   * Which thread asks, ` in “title”`, when it is not the one in view (several threads run at once,
+   * worktree threads among them); else empty.
+   */
+  askingThread(threadId: string): string {
+    if (this.isVisible(threadId)) return '';
+    const title = this.titleOf(threadId);
+    return title ? ` in “${title}”` : '';
   }
 
   /** Whether the user can see this thread's prompts right now. */

@@ -116,22 +116,23 @@ export class PromptAlerts extends Disposable {
       }
     }
   }
-  /** One line saying what a prompt asks. */
+  /** One line saying what a prompt asks, and which thread asks when it is not the one in view. */
   private describe(prompt: PendingPrompt): string {
+    const who = `Threadline${this.approvals.askingThread(prompt.threadId)}`;
     switch (prompt.kind) {
       case 'commandExecution': {
         const { networkApprovalContext: network, command } = prompt.params;
-        if (network) return `Threadline asks for network access to ${network.host} (${network.protocol}).`;
-        return `Threadline wants to run: ${command ?? 'a command'}`;
+        if (network) return `${who} asks for network access to ${network.host} (${network.protocol}).`;
+        return `${who} wants to run: ${command ?? 'a command'}`;
       }
       case 'fileChange': {
         const paths = this.reviews.pathsOf(prompt).map((p) => vscode.workspace.asRelativePath(p, false));
         const files = paths.length === 1 ? paths[0] : `${paths.length} files: ${paths.join(', ')}`;
-        return `Threadline wants to change ${files}${prompt.params.reason ? ` (${prompt.params.reason})` : ''}`;
+        return `${who} wants to change ${files}${prompt.params.reason ? ` (${prompt.params.reason})` : ''}`;
       }
       case 'userInput': {
         const [first] = prompt.params.questions;
-        return `Threadline asks: ${first?.question ?? 'a question'}`;
+        return `${who} asks: ${first?.question ?? 'a question'}`;
       }
     }
   }

@@ -207,9 +207,7 @@ export class ConversationSession extends Disposable {
         await vscode.commands.executeCommand('workbench.trust.manage');
         return;
       case 'runCommand':
-        await vscode.commands.executeCommand(
-          message.command === 'newThread' ? 'threadline.newThread' : 'threadline.chooseModel',
-        );
+        await vscode.commands.executeCommand(`threadline.${message.command}`);
         return;
       case 'openPromptDiff':
         await vscode.commands

@@ -49,6 +49,11 @@ export function registerConversation(
           : undefined,
     ),
     vscode.commands.registerCommand('threadline.focusComposer', () => views.focusComposer()),
+    // Internal (not in the palette): other parts (a worktree's "Review All Changes") open a
+    // multi-file diff in the same editor as a turn's changes.
+    vscode.commands.registerCommand('threadline.showChanges', (cwd: string, diff: string, title: string) =>
+      diffs.openTurnChanges(cwd, diff, title),
+    ),
     vscode.commands.registerCommand(SHOWN_THREAD, () => views.viewThreadId),
     vscode.commands.registerCommand('threadline.addSelection', () => {
       const selection = mentions.selectionToken(vscode.window.activeTextEditor);

@@ -1,5 +1,5 @@
-// Opens the agent's changes in VS Code's diff editors: one file ("Open diff" on a fileChange item) or a
-// whole turn ("Changes in this turn", the multi-file diff). The "before" side is served from memory by a
+// Opens the agent's changes in VS Code's diff editors: one file ("Open diff" on a fileChange item) or
+// many in one multi-file diff (a whole turn's, a worktree thread's against its base). The "before" side is served from memory by a
 // content provider; the "after" side is the file on disk.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -41,7 +41,8 @@ export class DiffViews implements vscode.Disposable {
     );
   }
 
-  async openTurnChanges(cwd: string, diff: string): Promise<void> {
+  /** A multi-file unified diff (paths relative to `cwd`) in one multi-file diff editor. */
+  async openTurnChanges(cwd: string, diff: string, title = 'Changes in this turn'): Promise<void> {
     const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
     for (const file of changedFiles(diff)) {
       const uri = resolve(cwd, file.path);
@@ -49,7 +50,7 @@ export class DiffViews implements vscode.Disposable {
       if (before !== undefined) resources.push([uri, this.remember(uri, before), uri]);
     }
     if (resources.length === 0) return this.showRawDiff(diff);
-    await vscode.commands.executeCommand('vscode.changes', 'Changes in this turn', resources);
+    await vscode.commands.executeCommand('vscode.changes', title, resources);
   }
 
   dispose(): void {

@@ -43,6 +43,8 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
     private readonly serverHome: () => string | undefined = () => undefined,
     /** How the thread's last turn ended when nobody saw it end (see TurnAlerts), else undefined. */
     private readonly unseenEnd: (threadId: string) => 'completed' | 'failed' | undefined = () => undefined,
+    /** A worktree thread's count of files changed against its base, once known (WorktreeCounts). */
+    private readonly changedCount: (threadId: string) => number | undefined = () => undefined,
   ) {
     super();
     this._register(model.onDidChange((nodes) => this.changed.fire(nodes)));
@@ -109,7 +111,9 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
     const branch = node.archived ? null : worktreeBranch(thread);
     // The sidebar is narrow: the branch without its `threadline/` prefix; the tooltip has it whole.
     const shortBranch = branch?.slice('threadline/'.length);
-    item.description = [news?.text ?? statusText[look], shortBranch, originTag(origin), when]
+    const count = branch ? this.changedCount(thread.id) : undefined;
+    const changed = count === undefined ? undefined : `${count} changed`;
+    item.description = [news?.text ?? statusText[look], shortBranch, changed, originTag(origin), when]
       .filter(Boolean)
       .join(' · ');
     item.iconPath = node.archived

@@ -8,6 +8,7 @@ import type { ThreadlineServer } from '../server/threadlineServer';
 import type { Placement } from '../conversation/placement';
 import { openThread, targets, threadCommands } from './threadCommands';
 import { worktreeCommands } from './worktreeCommands';
+import { WorktreeCounts } from './worktreeCounts';
 import { sectionCommands } from './sectionCommands';
 import { ThreadDragAndDrop } from './threadDragAndDrop';
 import { threadOrigin } from './threadOrigin';
@@ -47,6 +48,7 @@ export class ThreadsView extends Disposable {
       },
       { scope: () => (this.showAll ? undefined : workspaceFolders()) },
     );
+    const counts = new WorktreeCounts(server);
     const provider = new ThreadTreeProvider(
       this.model,
       (error) => {
@@ -58,6 +60,7 @@ export class ThreadsView extends Disposable {
       (threadId) => approvals.list(threadId).length > 0,
       () => server.info?.codexHome,
       (threadId) => turnAlerts?.endOf(threadId)?.status,
+      (threadId) => counts.countOf(threadId),
     );
     this.provider = provider;
     const view = vscode.window.createTreeView(THREADS_VIEW, {
@@ -71,6 +74,11 @@ export class ThreadsView extends Disposable {
     this._registerAll(
       provider,
       view,
+      counts,
+      counts.onDidChange((threadId) => {
+        const node = this.model.thread(threadId);
+        if (node) provider.refresh(node);
+      }),
       server.onAnyNotification((notification) => {
         if (this.model.apply(notification)) this.updateBadge();
       }),
@@ -104,7 +112,10 @@ export class ThreadsView extends Disposable {
         'threadline.openThreadToSide',
         (node?: TreeNode, selected?: TreeNode[]) => this.openEach(server, node, selected, 'side'),
       ),
-      vscode.commands.registerCommand('threadline.refreshThreads', () => this.model.reset()),
+      vscode.commands.registerCommand('threadline.refreshThreads', () => {
+        counts.forget();
+        this.model.reset();
+      }),
       vscode.commands.registerCommand('threadline.showAllWorkspaces', () => this.setShowAll(true)),
       vscode.commands.registerCommand('threadline.showWorkspaceOnly', () => this.setShowAll(false)),
       vscode.commands.registerCommand('threadline.loadMore', (section: SectionId) =>

@@ -1,5 +1,6 @@
-// The Threads view's commands for a thread in its own git worktree: start one, bring its changes into
-// the workspace, throw it away (after saying what would be lost), open it in a window of its own.
+// The Threads view's commands for a thread in its own git worktree: start one, review all its changes,
+// bring them into the workspace, throw it away (after saying what would be lost), open it in a
+// window of its own.
 // The server does the git work (thread/worktree/apply and /discard); this only asks and reports.
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -44,11 +45,31 @@ export function worktreeCommands(
         return thread.id;
       }),
     ),
+    // The worktree against its base (committed on its branch or not, new files too) in one editor.
+    vscode.commands.registerCommand('threadline.reviewWorktree', (node?: TreeNode) =>
+      run('Review all changes', async () => {
+        const thread = target(node);
+        if (!thread) return;
+        const read = await server.request('thread/worktree/read', { threadId: thread.id, includeDiff: true });
+        if (read.changedFiles.length === 0 || !read.diff) {
+          void vscode.window.showInformationMessage(`${read.branch} has no changes against its base.`);
+          return;
+        }
+        await vscode.commands.executeCommand(
+          'threadline.showChanges',
+          read.worktreePath,
+          read.diff,
+          `Changes in ${read.branch}`,
+        );
+      }),
+    ),
     vscode.commands.registerCommand('threadline.applyWorktree', (node?: TreeNode) =>
       run('Apply to workspace', async () => {
         const thread = target(node);
         if (!thread) return;
         const result = await server.request('thread/worktree/apply', { threadId: thread.id });
+        // Its row's count of changed files starts again from what was applied.
+        await vscode.commands.executeCommand('threadline.refreshThreads');
         const summary = applySummary(result);
         const first = result.conflicts[0];
         if (!first) {

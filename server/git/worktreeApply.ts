@@ -8,13 +8,12 @@
 import { promises as fs } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Static } from '@sinclair/typebox';
-import { isWithin, relativeParts } from '../fs/pathRules';
 import type { WorktreeApplyResponse, WorktreeConflict } from '../protocol/worktreeMethods';
-import { isProtectedName } from '../sandbox/protectedPaths';
 import { openChangingHostGit, type HostGit } from './hostGit';
-import { changedFiles, THREADLINE_IDENTITY, type WorktreeLink } from './worktrees';
+import { changedFiles, unsafeToWrite, writeFile } from './worktreeFiles';
+import { THREADLINE_IDENTITY, type WorktreeLink } from './worktrees';
 
 type ApplyResult = Static<typeof WorktreeApplyResponse>;
 
@@ -97,31 +96,22 @@ async function bringOver(
 ): Promise<void> {
   const { path } = change;
   const root = link.repoRoot;
-  const parts = relativeParts(root, join(root, path));
-  if (parts === null || parts.length === 0 || parts.some(isProtectedName)) {
-    result.skipped.push({ path, reason: 'outside the repository or in a protected folder' });
-    return;
-  }
   const special = (mode: string) => mode === '120000' || mode === '160000';
   if (special(change.oldMode) || special(change.newMode)) {
     result.skipped.push({ path, reason: 'symbolic links and submodules are not brought over' });
     return;
   }
+  const unsafe = await unsafeToWrite(root, path);
+  if (unsafe !== null) {
+    result.skipped.push({ path, reason: unsafe });
+    return;
+  }
   const target = join(root, path);
-  // A link in the workspace (the file, or a folder on the way) could lead the write out of it.
-  if ((await fs.lstat(target).catch(() => null))?.isSymbolicLink()) {
-    result.skipped.push({ path, reason: 'it is a symbolic link in the workspace' });
-    return;
-  }
-  if (!isWithin(await fs.realpath(root), await realAncestor(dirname(target)))) {
-    result.skipped.push({ path, reason: 'its folder leads outside the repository' });
-    return;
-  }
   const base = /^0+$/.test(change.oldBlob) ? null : await readBlob(git, change.oldBlob);
   const theirs = /^0+$/.test(change.newBlob) ? null : await worktreeFile(link, path);
   const ours = await fs.readFile(target).catch(() => null);
   if (same(ours, base)) {
-    await write(target, theirs, change.newMode);
+    await writeFile(target, theirs, change.newMode);
     result.applied.push(path);
     return;
   }
@@ -140,7 +130,7 @@ async function bringOver(
   }
   if (ours === null || isBinary(ours) || isBinary(theirs) || isBinary(base)) {
     const beside = await besidePath(target);
-    await write(beside, theirs, change.newMode);
+    await writeFile(beside, theirs, change.newMode);
     conflict({
       resolution: 'theirsBeside',
       theirsPath: beside
@@ -183,24 +173,6 @@ async function worktreeFile(link: WorktreeLink, path: string): Promise<Buffer> {
   const info = await fs.lstat(file);
   if (!info.isFile()) throw new Error(`${path} in the worktree is no longer a plain file`);
   return fs.readFile(file);
-}
-
-async function write(target: string, data: Buffer | null, mode: string): Promise<void> {
-  if (data === null) {
-    await fs.rm(target, { force: true });
-    return;
-  }
-  await fs.mkdir(dirname(target), { recursive: true });
-  await fs.writeFile(target, data);
-  if (process.platform !== 'win32') await fs.chmod(target, mode === '100755' ? 0o755 : 0o644);
-}
-
-/** The real path of the nearest folder on the way that exists. */
-async function realAncestor(folder: string): Promise<string> {
-  for (let dir = folder; ; dir = dirname(dir)) {
-    const real = await fs.realpath(dir).catch(() => null);
-    if (real !== null || dirname(dir) === dir) return real ?? dir;
-  }
 }
 
 /** `<file>.threadline`, or `.threadline-2`… when that exists. */

@@ -8,6 +8,8 @@ import { promises as fs } from 'node:fs';
 import { basename, join } from 'node:path';
 import { WORKTREES_FOLDER } from '../sandbox/protectedPaths';
 import { HostGitError, openChangingHostGit, openHostGit } from './hostGit';
+import { carryChanges } from './worktreeCarry';
+import { changedFiles } from './worktreeFiles';
 
 export interface WorktreeLink {
   threadId: string;
@@ -53,6 +55,11 @@ export async function readLink(home: string, threadId: string): Promise<Worktree
   }
 }
 
+/** A deleted thread's record goes (its worktree already removed). */
+export async function forgetLink(home: string, threadId: string): Promise<void> {
+  await fs.rm(linkFile(home, threadId), { force: true });
+}
+
 async function writeLink(home: string, link: WorktreeLink): Promise<void> {
   await fs.mkdir(linksFolder(home), { recursive: true });
   const path = linkFile(home, link.threadId);
@@ -72,13 +79,21 @@ export async function requireLink(home: string, threadId: string): Promise<Workt
   return link;
 }
 
+export interface WorktreeOptions {
+  /** The commit-ish to branch from; HEAD when absent. */
+  base?: string | null;
+  /** Copy the workspace's uncommitted changes into the new worktree (base must be HEAD's commit). */
+  carryChanges?: boolean | null;
+}
+
 /** Makes the branch and worktree for a thread about to start in `cwd`; answers its link. */
 export async function createWorktree(
   home: string,
   threadId: string,
   cwd: string,
-  base: string | undefined,
+  options: WorktreeOptions,
 ): Promise<WorktreeLink> {
+  const base = options.base ?? undefined;
   const probe = await openHostGit(cwd).catch(() => null);
   const top = await probe?.(['rev-parse', '--show-toplevel']).catch(() => null);
   if (!probe || !top) throw new WorktreeError(`${cwd} is not inside a git repository`);
@@ -89,6 +104,12 @@ export async function createWorktree(
     await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], [0, 1])
   ).trim();
   if (!baseSha) throw new WorktreeError(`${ref} is not a commit of ${repoRoot}`);
+  if (options.carryChanges) {
+    const head = (await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [0, 1])).trim();
+    if (head !== baseSha) {
+      throw new WorktreeError(`uncommitted changes are carried only onto HEAD's commit, not onto ${ref}`);
+    }
+  }
   const baseName = base ?? (await git(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
   const branch = `threadline/${slug(baseName === 'HEAD' ? 'detached' : baseName, 'thread')}-${threadId.slice(-8)}`;
   const worktreePath = join(home, WORKTREES_FOLDER, slug(basename(repoRoot), 'repo'), threadId);
@@ -97,9 +118,11 @@ export async function createWorktree(
   try {
     await fs.mkdir(join(worktreePath, '..'), { recursive: true });
     await git(['worktree', 'add', '--quiet', '-b', branch, '--end-of-options', worktreePath, baseSha]);
+    // Still `creating`: a server killed while it copies leaves a worktree the next start removes.
+    if (options.carryChanges) await carryChanges(repoRoot, worktreePath);
   } catch (error) {
     await removeWorktree(link).catch(() => undefined);
-    await fs.rm(linkFile(home, threadId), { force: true });
+    await forgetLink(home, threadId);
     throw new WorktreeError(`git could not create the worktree: ${(error as Error).message}`);
   }
   const ready: WorktreeLink = { ...link, worktreePath: await fs.realpath(worktreePath), state: 'ready' };
@@ -126,16 +149,6 @@ export async function worktreeLoss(link: WorktreeLink): Promise<WorktreeLoss> {
     .filter((line) => line.trim() !== '')
     .map((line) => ({ sha: line.slice(0, line.indexOf(' ')), subject: line.slice(line.indexOf(' ') + 1) }));
   return { uncommittedFiles, commits };
-}
-
-/** The files `git status` lists in a working tree (changed, staged, untracked). */
-export async function changedFiles(worktree: string): Promise<string[]> {
-  const git = await openHostGit(worktree);
-  const out = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
-  return out
-    .split('\0')
-    .filter((entry) => entry.length > 3)
-    .map((entry) => entry.slice(3));
 }
 
 /** After an apply: the worktree's base is now what was applied, so the next apply brings only what came after. */
@@ -172,12 +185,39 @@ export async function cleanUpUnfinished(home: string): Promise<string[]> {
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const link = await readLink(home, name.slice(0, -5));
     if (link?.state !== 'creating') continue;
-    // No thread was made with it: the record goes too.
-    await removeWorktree(link).catch(() => undefined);
-    await fs.rm(linkFile(home, link.threadId), { force: true });
-    cleaned.push(link.worktreePath);
+    // No thread was made with it: the record goes too, once both worktree and branch are gone.
+    if (await removeUntilGone(link)) {
+      await forgetLink(home, link.threadId);
+      cleaned.push(link.worktreePath);
+    }
   }
   return cleaned;
+}
+
+/** How long a cleanup waits, in turn, for a killed server's git to finish before trying again. */
+const RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000];
+
+/**
+ * The git that a killed server started goes on running (it is not killed with its parent): it may
+ * still be checking files out, re-making the folder and holding the branch. So the removal is
+ * tried again until both are gone; false when they are still there (the record stays, for the
+ * next start).
+ */
+async function removeUntilGone(link: WorktreeLink): Promise<boolean> {
+  for (const delay of [...RETRY_DELAYS_MS, null]) {
+    await removeWorktree(link).catch(() => undefined);
+    if (await isGone(link)) return true;
+    if (delay === null) return false;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+  return false;
+}
+
+async function isGone(link: WorktreeLink): Promise<boolean> {
+  if (await fs.stat(link.worktreePath).catch(() => null)) return false;
+  const git = await openHostGit(link.repoRoot);
+  const branch = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${link.branch}`], [0, 1]);
+  return branch.trim() === '';
 }
 
 /**

@@ -14,6 +14,7 @@ import { readImportedRollout } from '../threads/rolloutImport';
 import { settingsFor } from './threadSettings';
 import { settleOrphanedTurns, toThread } from './threadView';
 import { encodeTurnCursor } from './turnsList';
+import { checkFork } from '../git/worktreeLifecycle';
 import { createWorktree } from '../git/worktrees';
 import { uuidv7 } from '../threads/uuidv7';
 import { worktreeRpcError } from './worktree';
@@ -56,10 +57,11 @@ export class ThreadSessions {
     // In a worktree the thread's id names it, so the id is chosen first; the worktree is the cwd.
     const id = params.worktree ? uuidv7() : undefined;
     if (params.worktree) {
-      const base = params.worktree.base ?? undefined;
-      const link = await createWorktree(this.services.home, id!, requested, base).catch((error: unknown) => {
-        throw worktreeRpcError(error);
-      });
+      const link = await createWorktree(this.services.home, id!, requested, params.worktree).catch(
+        (error: unknown) => {
+          throw worktreeRpcError(error);
+        },
+      );
       settings = await settingsIn(link.worktreePath);
     }
     const store = await this.services.store();
@@ -87,6 +89,9 @@ export class ThreadSessions {
   async fork(params: ParamsOf<'thread/fork'>, peer: Peer): Promise<Session> {
     const store = await this.services.store();
     const source = store.require(params.threadId);
+    await checkFork(this.services.home, source.id, params.cwd).catch((error: unknown) => {
+      throw worktreeRpcError(error);
+    });
     const settings = await settingsFor(this.services, source, params);
     const thread = await this.newThread(settings, peer, params.ephemeral === true);
     const summary = await store.fork(source.id, thread, params.lastTurnId ?? undefined);

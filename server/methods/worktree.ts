@@ -1,6 +1,8 @@
-// thread/worktree/apply and thread/worktree/discard (experimental, Threadline's own): bring a
-// worktree thread's changes into the workspace, or remove its worktree and branch.
+// thread/worktree/read, /apply and /discard (experimental, Threadline's own): what a worktree
+// thread changed against its base, bring those changes into the workspace, or remove its worktree
+// and branch.
 import { applyWorktree } from '../git/worktreeApply';
+import { worktreeChanges } from '../git/worktreeChanges';
 import {
   cleanUpUnfinished,
   discardWorktree,
@@ -28,11 +30,16 @@ export function worktreeHandlers(services: Services): HandlerTable {
       .catch(() => undefined);
   });
 
-  async function linkOf(threadId: string) {
+  async function readableLink(threadId: string) {
     (await services.store()).require(threadId);
-    const link = await requireLink(home, threadId).catch((error: unknown) => {
+    return requireLink(home, threadId).catch((error: unknown) => {
       throw worktreeRpcError(error);
     });
+  }
+
+  /** The link of a thread whose worktree may change now: no turn is running in it. */
+  async function linkOf(threadId: string) {
+    const link = await readableLink(threadId);
     const running = loaded.get(threadId)?.turn;
     if (running) {
       throw invalidRequest(`a turn is running on thread ${threadId} (${running.turnId}): interrupt it first`);
@@ -41,6 +48,15 @@ export function worktreeHandlers(services: Services): HandlerTable {
   }
 
   return {
+    // Allowed while a turn runs: it only reads (the tree counts a running thread's files too).
+    'thread/worktree/read': async (
+      params: ParamsOf<'thread/worktree/read'>,
+    ): Promise<ResultOf<'thread/worktree/read'>> => {
+      const link = await readableLink(params.threadId);
+      const changes = await worktreeChanges(link, params.includeDiff === true);
+      return { worktreePath: link.worktreePath, branch: link.branch, baseSha: link.baseSha, ...changes };
+    },
+
     'thread/worktree/apply': async (
       params: ParamsOf<'thread/worktree/apply'>,
     ): Promise<ResultOf<'thread/worktree/apply'>> => {

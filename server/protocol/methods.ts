@@ -151,6 +151,11 @@ export const clientRequests = {
     result: W.WorktreeDiscardResponse,
     experimental: true,
   },
+  'thread/worktree/read': {
+    params: W.WorktreeReadParams,
+    result: W.WorktreeReadResponse,
+    experimental: true,
+  },
   'externalAgentConfig/detect': {
     params: X.ExternalAgentConfigDetectParams,
     result: X.ExternalAgentConfigDetectResponse,

@@ -3,9 +3,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Opt, Params, Shape } from './schema';
 
-/** thread/start's experimental `worktree`: a new branch and worktree from `base` (default HEAD). */
+/**
+ * thread/start's experimental `worktree`: a new branch and worktree from `base` (default HEAD);
+ * `carryChanges` copies the workspace's uncommitted changes (tracked and untracked, not ignored) into
+ * it, leaving the workspace as it is.
+ */
 export const WorktreeStartOption = Type.Object(
-  { base: Opt(Type.String({ minLength: 1 })) },
+  { base: Opt(Type.String({ minLength: 1 })), carryChanges: Opt(Type.Boolean()) },
   { additionalProperties: false },
 );
 
@@ -54,4 +58,20 @@ export const WorktreeDiscardResponse = Shape({
   uncommittedFiles: Type.Array(Type.String()),
   /** Commits on the branch that are not on its base, newest first (sha and subject). */
   commits: Type.Array(Type.Object({ sha: Type.String(), subject: Type.String() })),
+});
+
+export const WorktreeReadParams = Params({
+  threadId: Type.String({ minLength: 1 }),
+  /** Also answer the unified diff of the worktree against its base (costlier: only for a review). */
+  includeDiff: Opt(Type.Boolean()),
+});
+export const WorktreeReadResponse = Shape({
+  worktreePath: Type.String(),
+  branch: Type.String(),
+  /** The commit the worktree is compared with: where its branch started, or what was last applied. */
+  baseSha: Type.String(),
+  /** Files that differ from the base (committed or not, untracked ones too), relative to the worktree. */
+  changedFiles: Type.Array(Type.String()),
+  /** `git diff` of the worktree against the base, untracked files as new ones; null unless asked. */
+  diff: Nullable(Type.String()),
 });

@@ -3,94 +3,28 @@
 // worktree under the home; its turns' patches land there, not in the workspace; two such threads run
 // at once without touching each other; thread/worktree/apply brings one back as a fast-forward onto a
 // clean workspace and the other as files, three ways, conflicts kept on both sides and listed;
-// discard removes worktree and branch; the link survives a restart; and a repository whose config and
-// hooks name programs runs none of them while its worktree is made, applied and discarded.
+// discard removes worktree and branch; the link survives a restart; a half-made worktree is cleaned
+// up. (Applying in detail: worktreeApply.test.ts.)
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Value } from '@sinclair/typebox/value';
-import { clientRequests } from '../../server/protocol/methods';
 import { git } from '../support/git';
-import { useModelServer } from '../fixtures/modelServer/server';
-import { agentEnv, agentHome, startTurn, turnCompleted } from '../support/agent';
+import { startTurn, turnCompleted } from '../support/agent';
 import { commandItems, execCall } from '../support/commands';
-import { patchCall } from '../support/patches';
-import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
+import { tempDir, type ServerProcess } from '../support/serverProcess';
 import { until } from '../support/until';
-
-/** A repository on `main` with README.md and notes.txt committed. */
-function repository(): string {
-  const repo = realpathSync(tempDir('threadline-wt-repo-'));
-  git(repo, 'init', '-q', '-b', 'main');
-  writeFileSync(join(repo, 'README.md'), '# Demo\nold line\n');
-  writeFileSync(join(repo, 'notes.txt'), 'first\nsecond\nthird\n');
-  git(repo, 'add', '.');
-  git(repo, 'commit', '-q', '-m', 'First');
-  return repo;
-}
-
-const readmeTo = (line: string) =>
-  patchCall(
-    [
-      '*** Begin Patch',
-      '*** Update File: README.md',
-      '@@',
-      ' # Demo',
-      '-old line',
-      `+${line}`,
-      '*** End Patch',
-    ].join('\n'),
-  );
-
-type Method = keyof typeof clientRequests;
-
-/** Calls one of our own methods and checks its result against the protocol's schema. */
-async function checked<T>(server: ServerProcess, method: Method, params: unknown): Promise<T> {
-  const result = await server.call<T>(method, params);
-  const errors = [...Value.Errors(clientRequests[method].result, result)].map(
-    (e) => `${e.path} ${e.message}`,
-  );
-  assert.deepEqual(errors, [], `${method} answered off its schema: ${JSON.stringify(result)}`);
-  return result;
-}
-
-interface Started {
-  thread: { id: string; cwd: string; gitInfo: { branch: string | null; sha: string | null } | null };
-  cwd: string;
-}
-interface Applied {
-  mode: string;
-  applied: string[];
-  merged: string[];
-  conflicts: { path: string; resolution: string; theirsPath: string | null }[];
-  skipped: unknown[];
-}
+import {
+  checked,
+  readmeTo,
+  repository,
+  startIn,
+  type Applied,
+  useWorktreeServers,
+} from '../support/worktrees';
 
 describe('threads in git worktrees', function () {
   this.timeout(60_000);
-  const model = useModelServer();
-  const start = useServers();
-  let home: string;
-  beforeEach(() => (home = agentHome('responses', model.baseUrl)));
-  const serve = (experimentalApi = true) => start(home, 'threadline_vscode', agentEnv, { experimentalApi });
-
-  const startIn = (server: ServerProcess, cwd: string, worktree: unknown = {}) =>
-    checked<Started>(server, 'thread/start', {
-      cwd,
-      worktree,
-      approvalPolicy: 'never',
-      sandbox: 'workspace-write',
-    });
+  const { model, home, serve } = useWorktreeServers();
 
   async function turn(server: ServerProcess, threadId: string) {
     const started = await startTurn(server, threadId, 'Change the readme');
@@ -103,7 +37,7 @@ describe('threads in git worktrees', function () {
     const server = await serve();
     const a = await startIn(server, repo);
     const b = await startIn(server, repo);
-    const worktrees = realpathSync(join(home, 'worktrees'));
+    const worktrees = realpathSync(join(home(), 'worktrees'));
     for (const started of [a, b]) {
       assert.equal(started.cwd, started.thread.cwd);
       assert.ok(started.cwd.startsWith(join(worktrees, 'threadline-wt-repo-')), started.cwd);
@@ -169,6 +103,9 @@ describe('threads in git worktrees', function () {
       readme,
     );
     assert.equal(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'first\nsecond, edited by the user\nthird\n');
+    // Both versions stay recoverable besides the markers: each thread's commit on its branch.
+    assert.equal(git(repo, 'show', `${a.thread.gitInfo!.branch}:README.md`), lines[0]!.trimEnd());
+    assert.equal(git(repo, 'show', `${b.thread.gitInfo!.branch}:README.md`), lines[1]!.trimEnd());
     assert.equal(
       git(repo, 'rev-parse', 'HEAD'),
       git(repo, 'rev-parse', a.thread.gitInfo!.branch!),
@@ -186,7 +123,7 @@ describe('threads in git worktrees', function () {
       `echo pwned > ${repo}/README.md`,
       `echo hook > ${repo}/.git/hooks/pre-commit`,
       'echo gone > .git',
-      `ls ${home}/config.toml`,
+      `ls ${home()}/config.toml`,
     ].join('; ');
     model.script(...execCall({ cmd }));
     // The host's /tmp stays visible (read-only), where the temp repository is, as in confinement.test.ts.
@@ -202,57 +139,6 @@ describe('threads in git worktrees', function () {
     assert.equal(readFileSync(join(repo, 'README.md'), 'utf8'), '# Demo\nold line\n');
     assert.ok(!existsSync(join(repo, '.git', 'hooks', 'pre-commit')));
     assert.match(readFileSync(join(cwd, '.git'), 'utf8'), /^gitdir: /);
-  });
-
-  it('merges a thread’s change into a file the user changed too, and keeps a binary conflict beside', async () => {
-    const repo = repository();
-    const server = await serve();
-    const { thread, cwd } = await startIn(server, repo);
-    // The thread's changes are uncommitted in its worktree: apply commits them on its branch first.
-    writeFileSync(join(cwd, 'notes.txt'), 'first\nsecond\nthird, from the thread\n');
-    writeFileSync(join(cwd, 'image.bin'), Buffer.from([0, 1, 2, 3]));
-    writeFileSync(join(repo, 'notes.txt'), 'first, from the user\nsecond\nthird\n');
-    writeFileSync(join(repo, 'image.bin'), Buffer.from([0, 9, 9]));
-    const applied = await checked<Applied>(server, 'thread/worktree/apply', { threadId: thread.id });
-    assert.equal(applied.mode, 'patch');
-    assert.deepEqual(applied.merged, ['notes.txt']);
-    assert.equal(
-      readFileSync(join(repo, 'notes.txt'), 'utf8'),
-      'first, from the user\nsecond\nthird, from the thread\n',
-    );
-    assert.deepEqual(applied.conflicts, [
-      {
-        path: 'image.bin',
-        resolution: 'theirsBeside',
-        theirsPath: 'image.bin.threadline',
-        reason: 'changed on both sides (binary)',
-      },
-    ]);
-    assert.deepEqual([...readFileSync(join(repo, 'image.bin'))], [0, 9, 9], 'the user’s file untouched');
-    assert.deepEqual([...readFileSync(join(repo, 'image.bin.threadline'))], [0, 1, 2, 3]);
-  });
-
-  it('writes through no link of the workspace', async function () {
-    if (process.platform === 'win32') this.skip();
-    const repo = repository();
-    const outside = tempDir('threadline-wt-outside-');
-    writeFileSync(join(outside, 'victim.txt'), 'untouched\n');
-    const server = await serve();
-    const { thread, cwd } = await startIn(server, repo);
-    writeFileSync(join(cwd, 'README.md'), '# Demo\nfrom the thread\n');
-    mkdirSync(join(cwd, 'docs'));
-    writeFileSync(join(cwd, 'docs', 'victim.txt'), 'pwned\n');
-    // The workspace is dirty (so the apply goes file by file), README.md a link out, docs/ too.
-    rmSync(join(repo, 'README.md'));
-    symlinkSync(join(outside, 'victim.txt'), join(repo, 'README.md'));
-    symlinkSync(outside, join(repo, 'docs'));
-    const applied = await checked<Applied>(server, 'thread/worktree/apply', { threadId: thread.id });
-    assert.equal(applied.mode, 'patch');
-    assert.deepEqual(applied.skipped, [
-      { path: 'README.md', reason: 'it is a symbolic link in the workspace' },
-      { path: 'docs/victim.txt', reason: 'its folder leads outside the repository' },
-    ]);
-    assert.equal(readFileSync(join(outside, 'victim.txt'), 'utf8'), 'untouched\n');
   });
 
   it('discards the worktree and branch, saying first what would be lost', async () => {
@@ -312,10 +198,10 @@ describe('threads in git worktrees', function () {
     const repo = repository();
     // What a kill between `git worktree add` and the record's `ready` leaves: branch, worktree, record.
     const threadId = '01a21b00-0000-7000-8000-00000000dead';
-    const path = join(home, 'worktrees', 'repo', threadId);
-    mkdirSync(join(home, 'worktrees', 'repo'), { recursive: true });
+    const path = join(home(), 'worktrees', 'repo', threadId);
+    mkdirSync(join(home(), 'worktrees', 'repo'), { recursive: true });
     git(repo, 'worktree', 'add', '-q', '-b', 'threadline/main-0000dead', path, 'HEAD');
-    mkdirSync(join(home, 'worktree-links'), { recursive: true });
+    mkdirSync(join(home(), 'worktree-links'), { recursive: true });
     const link = {
       threadId,
       repoRoot: repo,
@@ -324,13 +210,52 @@ describe('threads in git worktrees', function () {
       state: 'creating',
     };
     writeFileSync(
-      join(home, 'worktree-links', `${threadId}.json`),
+      join(home(), 'worktree-links', `${threadId}.json`),
       JSON.stringify({ ...link, baseSha: git(repo, 'rev-parse', 'HEAD') }),
     );
     await serve();
-    await until(() => !existsSync(path) && !existsSync(join(home, 'worktree-links', `${threadId}.json`)));
+    await until(() => !existsSync(path) && !existsSync(join(home(), 'worktree-links', `${threadId}.json`)));
     await until(() => git(repo, 'branch', '--list', 'threadline/*') === '');
     assert.doesNotMatch(git(repo, 'worktree', 'list'), /dead/);
+  });
+
+  it('leaves nothing behind after a server killed while it made a worktree, once restarted', async () => {
+    const repo = repository();
+    // Enough files that checking them out takes a while: the kill lands while git works.
+    mkdirSync(join(repo, 'many'));
+    for (let i = 0; i < 4000; i++) writeFileSync(join(repo, 'many', `f${i}.txt`), `${i}\n`);
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'Many');
+    const first = await serve();
+    const links = join(home(), 'worktree-links');
+    void first.request('thread/start', { cwd: repo, worktree: {} }).catch(() => undefined);
+    // Killed once git has begun the worktree's folder, before the record says it is ready.
+    type Link = { worktreePath: string; state: string };
+    let made: Link | null = null;
+    for (const end = Date.now() + 20_000; Date.now() < end && !made;) {
+      const name = existsSync(links) ? readdirSync(links).find((n) => n.endsWith('.json')) : undefined;
+      const link: Link | null = name ? JSON.parse(readFileSync(join(links, name), 'utf8')) : null;
+      if (link && existsSync(link.worktreePath)) made = link;
+      else await new Promise((r) => setTimeout(r, 2));
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+    assert.ok(made, 'the worktree was begun');
+    const left = readdirSync(links).map(
+      (n) => JSON.parse(readFileSync(join(links, n), 'utf8')) as { state: string },
+    );
+    assert.deepEqual(
+      left.map((l) => l.state),
+      ['creating'],
+      'killed while the worktree was being made',
+    );
+
+    // The killed server's git may still be at work: the cleanup waits for it and tries again.
+    await serve();
+    await until(() => readdirSync(links).length === 0, 30_000);
+    assert.equal(git(repo, 'branch', '--list', 'threadline/*'), '');
+    assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1, git(repo, 'worktree', 'list'));
+    assert.ok(!existsSync(made!.worktreePath), 'its folder is gone');
   });
 
   it('answers clear errors: experimental only, bad params, no worktree, no repository', async () => {
@@ -354,60 +279,5 @@ describe('threads in git worktrees', function () {
       worktree: {},
     });
     assert.match(notRepo.error!.message, /is not inside a git repository/);
-  });
-
-  it('runs none of a hostile repository’s programs while making, applying and discarding', async function () {
-    if (process.platform === 'win32') this.skip();
-    const repo = repository();
-    const outside = tempDir('threadline-wt-tools-');
-    const canary = join(outside, 'ran');
-    const program = (name: string) => {
-      const path = join(outside, name);
-      writeFileSync(path, `#!/bin/sh\necho ${name} >> '${canary}'\nexec cat\n`);
-      chmodSync(path, 0o755);
-      return path;
-    };
-    writeFileSync(join(repo, '.gitattributes'), '* filter=evil merge=evil\n');
-    git(repo, 'add', '.gitattributes');
-    git(repo, 'commit', '-q', '-m', 'Attributes');
-    for (const hook of [
-      'post-checkout',
-      'pre-commit',
-      'post-commit',
-      'post-merge',
-      'reference-transaction',
-    ]) {
-      writeFileSync(join(repo, '.git', 'hooks', hook), readFileSync(program(hook)));
-      chmodSync(join(repo, '.git', 'hooks', hook), 0o755);
-    }
-    writeFileSync(
-      join(repo, '.git', 'config'),
-      readFileSync(join(repo, '.git', 'config'), 'utf8') +
-        `[core]\n\tfsmonitor = ${program('fsmonitor')}\n` +
-        `[filter "evil"]\n\tclean = ${program('clean')}\n\tsmudge = ${program('smudge')}\n\trequired = true\n` +
-        `[merge "evil"]\n\tdriver = ${program('merge-driver')} %O %A %B\n` +
-        `[commit]\n\tgpgSign = true\n[gpg]\n\tprogram = ${program('gpg')}\n`,
-    );
-    // The fixture is live: plain git runs its programs.
-    execFileSync('git', ['status'], { cwd: repo, stdio: 'ignore' });
-    assert.ok(existsSync(canary), 'plain git ran the fsmonitor');
-    rmSync(canary);
-
-    const server = await serve();
-    const a = await startIn(server, repo);
-    const b = await startIn(server, repo);
-    writeFileSync(join(a.cwd, 'README.md'), '# Demo\nfrom a\n');
-    writeFileSync(join(b.cwd, 'README.md'), '# Demo\nfrom b\n');
-    assert.equal(
-      (await checked<Applied>(server, 'thread/worktree/apply', { threadId: a.thread.id })).mode,
-      'merge',
-    );
-    const second = await checked<Applied>(server, 'thread/worktree/apply', { threadId: b.thread.id });
-    assert.deepEqual(
-      second.conflicts.map((c) => c.resolution),
-      ['markers'],
-    );
-    await checked(server, 'thread/worktree/discard', { threadId: b.thread.id });
-    assert.ok(!existsSync(canary), `programs ran: ${existsSync(canary) ? readFileSync(canary, 'utf8') : ''}`);
   });
 });

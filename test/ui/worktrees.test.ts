@@ -1,10 +1,13 @@
 // Worktree threads in the installed .vsix: "New Thread in Worktree" from the Threads view's menu makes a
 // thread whose row shows its branch; "Apply to Workspace" brings its change into the workspace and says
 // so; "Discard Worktree…" lists what would be lost before removing the worktree, and the row loses
-// its branch. The thread's work is written straight into its worktree (the server tests drive turns).
+// its branch. Then two worktree threads run turns at once against the scripted model (the question of
+// the one not in view names it), each row counts its changed files, "Review All Changes" opens one in
+// the multi-file diff editor, and applying it changes the workspace file and the row's count.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { useModelServer } from '../fixtures/modelServer/server';
 import { git } from '../support/git';
 import { useWorkbench } from '../support/harness/uiFixture';
 import {
@@ -15,6 +18,8 @@ import {
   sideBarIdle,
   view,
 } from '../support/harness/workbench';
+import { patchCall } from '../support/patches';
+import { conversation, send, useScriptedModel } from './conversationPage';
 
 describe('threads in git worktrees (installed .vsix)', () => {
   const wb = useWorkbench({ 'README.md': '# Demo\nold line\n' });
@@ -94,5 +99,84 @@ describe('threads in git worktrees (installed .vsix)', () => {
     await rows().filter({ hasText: 'New thread' }).waitFor();
     const kept = git(wb.workspace, 'branch', '--list', '--format=%(refname:short)', 'threadline/*');
     assert.match(kept, /^threadline\/main-[0-9a-f]{8}$/, 'the worktree and its branch are kept');
+  });
+});
+
+describe('two worktree threads at once (installed .vsix)', function () {
+  this.timeout(180_000);
+  const wb = useWorkbench({ 'README.md': '# Demo\nold line\n', 'notes.txt': 'first\n' });
+  const model = useModelServer();
+  // Every file change is asked about: the question of the thread not in view names it.
+  useScriptedModel(wb, () => model.baseUrl, { approval: 'untrusted', sandbox: 'workspace-write' });
+  const rows = () => view(wb.page, 'Threads').locator('.monaco-list-row');
+  const row = (text: string) => rows().filter({ hasText: text });
+  const edit = (file: string, from: string, to: string) =>
+    patchCall(
+      ['*** Begin Patch', `*** Update File: ${file}`, '@@', `-${from}`, `+${to}`, '*** End Patch'].join('\n'),
+    );
+
+  async function startAndSend(prompt: string) {
+    await runCommand(wb.page, 'Threadline: New Thread in Worktree');
+    const frame = conversation(wb.page);
+    // The new thread's own view (its header names no earlier prompt), not the one it replaces.
+    await frame.locator('.tl-header').waitFor({ timeout: 30_000 });
+    await frame.locator('.tl-row[data-item-type="userMessage"]').waitFor({ state: 'detached' });
+    await send(frame, prompt);
+  }
+
+  it('runs both, counts their changes, reviews one and applies it', async () => {
+    git(wb.workspace, 'init', '-q', '-b', 'main');
+    git(wb.workspace, 'add', '.');
+    git(wb.workspace, 'commit', '-q', '-m', 'First');
+    // The first thread's model call answers late, so the second thread's turn runs meanwhile.
+    model.script(
+      { ...edit('README.md', 'old line', 'from the readme thread'), delayMs: 8_000 },
+      edit('notes.txt', 'first', 'from the notes thread'),
+      { output: [{ text: 'Done.' }] },
+      { output: [{ text: 'Done.' }] },
+    );
+    await activityBarItem(wb.page, 'Threadline').click();
+    await sideBarIdle(wb.page);
+    await startAndSend('Change the readme');
+    await startAndSend('Change the notes');
+    // The thread in view asks on its card; the other one's question names it, in a notification and
+    // on the answer bar of its proposed change.
+    await conversation(wb.page)
+      .locator('.tl-prompt [role=toolbar] button', { hasText: /^Accept$/ })
+      .click({ timeout: 30_000 });
+    const asked = notification(wb.page, /Threadline in “Change the readme” wants to change \S*README\.md/);
+    await asked.waitFor({ timeout: 30_000 });
+    await wb.page
+      .locator('.review-widget', { hasText: 'Threadline proposes this change in “Change the readme”' })
+      .waitFor({ timeout: 30_000 });
+    await screenshot(wb.page, 'worktree-approval-names-thread');
+    await asked.getByRole('button', { name: 'Accept', exact: true }).click();
+    await row('Change the readme').filter({ hasText: '1 changed' }).waitFor({ timeout: 60_000 });
+    await row('Change the notes').filter({ hasText: '1 changed' }).waitFor({ timeout: 60_000 });
+    assert.equal(readFileSync(join(wb.workspace, 'README.md'), 'utf8'), '# Demo\nold line\n');
+    assert.equal(git(wb.workspace, 'status', '--porcelain'), '', 'the workspace is untouched');
+
+    const readme = row('Change the readme');
+    await readme.hover();
+    await readme.locator('.actions .action-label[aria-label="Review All Changes"]').click();
+    const review = wb.page.locator('.tab', { hasText: /Changes in threadline\/main-/ });
+    await review.waitFor({ timeout: 30_000 });
+    const editor = wb.page.locator('.editor-group-container.active');
+    await editor
+      .locator('.view-line', { hasText: 'from the readme thread' })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await editor.locator('.view-line', { hasText: 'from the notes thread' }).count(), 0);
+    await screenshot(wb.page, 'worktree-review');
+
+    await readme.hover();
+    await readme.locator('.actions .action-label[aria-label="Apply to Workspace"]').click();
+    await notification(wb.page, /1 file\(s\) from threadline\/main-\w+ merged \(fast-forward\)/).waitFor();
+    assert.equal(readFileSync(join(wb.workspace, 'README.md'), 'utf8'), '# Demo\nfrom the readme thread\n');
+    assert.equal(readFileSync(join(wb.workspace, 'notes.txt'), 'utf8'), 'first\n');
+    // The tree updates: the applied thread has nothing left to bring, the other still has its file.
+    await row('Change the readme').filter({ hasText: '0 changed' }).waitFor({ timeout: 30_000 });
+    await row('Change the notes').filter({ hasText: '1 changed' }).waitFor();
+    await screenshot(wb.page, 'worktree-applied-one');
   });
 });

@@ -1,5 +1,6 @@
 // The Conversation view with no thread open: a composer at once (sending starts a thread in this
-// workspace), the workspace's name with example prompts, and its most recent threads to pick up again.
+// workspace), the workspace's name with example prompts, an entry to start a thread in a git worktree
+// of its own, and the workspace's most recent threads to pick up again.
 // With the server stopped for good, its failure stands first, and there is no composer.
 import { useSyncExternalStore } from 'react';
 import { Composer } from '../composer/Composer';
@@ -23,7 +24,10 @@ export function StartView({ failure = null }: { failure?: string | null }) {
         {failure !== null ? (
           <ServerFailed reason={failure} />
         ) : (
-          <NewThreadIntro workspace={start?.workspace} />
+          <>
+            <NewThreadIntro workspace={start?.workspace} />
+            <WorktreeEntry />
+          </>
         )}
         {start && start.recent.length > 0 && <RecentThreads threads={start.recent} />}
       </div>
@@ -31,6 +35,22 @@ export function StartView({ failure = null }: { failure?: string | null }) {
         <Composer key="composer:new" threadId={null} newThreadDefaults={start?.defaults} />
       )}
     </main>
+  );
+}
+
+/** A thread in a git worktree of its own: parallel work on the repository without trampling. */
+function WorktreeEntry() {
+  const host = useHost();
+  return (
+    <button
+      type="button"
+      className="tl-example tl-start-worktree"
+      title="Start a thread in its own git worktree and branch, so several can work on this repository at once"
+      onClick={() => host.post({ type: 'runCommand', command: 'newThreadInWorktree' })}
+    >
+      <span className="codicon codicon-git-branch" aria-hidden="true" />
+      <span>New Thread in Worktree</span>
+    </button>
   );
 }
 

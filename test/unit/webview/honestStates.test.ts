@@ -97,7 +97,7 @@ describe('webview honest states (jsdom)', () => {
     await page.unmount();
   });
 
-  it('starts a thread with the workspace named and three examples that fill the composer', async () => {
+  it('starts a thread with the workspace named, three examples that fill the composer, and a worktree entry', async () => {
     const page = await open();
     await page.receive({
       type: 'empty',
@@ -109,11 +109,13 @@ describe('webview honest states (jsdom)', () => {
       },
     });
     assert.match(page.find('.tl-intro').textContent ?? '', /In demo-app\./);
-    const examples = page.all('.tl-example');
+    const examples = page.all('.tl-examples .tl-example');
     assert.equal(examples.length, 3);
     await page.act(() => examples[1]!.click());
     assert.equal(input(page).value, examples[1]!.textContent);
     assert.equal(document.activeElement, input(page));
+    await page.act(() => page.find('.tl-start-worktree').click());
+    assert.deepEqual(page.posted.at(-1), { type: 'runCommand', command: 'newThreadInWorktree' });
     await page.unmount();
   });
 
