@@ -187,8 +187,9 @@ const builds = {
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    // The conversation, and the usage panel (extension/usage/usagePanel.ts).
-    entryPoints: { webview: 'webview/main.tsx', usage: 'webview/usage/main.tsx' },
+    // The conversation and the usage panel (extension/usage/usagePanel.ts): one bundle, so React and the
+    // elements ship once.
+    entryPoints: { webview: 'webview/main.tsx' },
     outdir: 'dist',
     loader: { '.ttf': 'file' },
     assetNames: '[name]',

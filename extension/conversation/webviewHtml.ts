@@ -15,12 +15,12 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-/** `bundle`: which of dist/'s webview bundles the page runs (the conversation's, or the usage panel's). */
+/** `page`: what webview.js mounts, the conversation or the usage panel (one bundle serves both). */
 export function webviewHtml(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
   title: string,
-  bundle: 'webview' | 'usage' = 'webview',
+  page: 'conversation' | 'usage' = 'conversation',
 ): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (name: string) =>
@@ -38,13 +38,13 @@ export function webviewHtml(
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset(`${bundle}.css`)}">
+<link rel="stylesheet" href="${asset('webview.css')}">
 <title>${escape(title)}</title>
 </head>
-<body>
-${bundle === 'webview' ? loadingSkeletonHtml : ''}
+<body data-page="${page}">
+${page === 'conversation' ? loadingSkeletonHtml : ''}
 <div id="root"></div>
-<script nonce="${nonce}" src="${asset(`${bundle}.js`)}"></script>
+<script nonce="${nonce}" src="${asset('webview.js')}"></script>
 </body>
 </html>`;
 }

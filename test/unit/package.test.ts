@@ -47,8 +47,6 @@ describe('the .vsix', () => {
       'extension/dist/tree-sitter-bash.wasm',
       'extension/dist/tree-sitter-powershell.wasm',
       'extension/dist/tree-sitter.wasm',
-      'extension/dist/usage.css',
-      'extension/dist/usage.js',
       'extension/dist/webview.css',
       'extension/dist/webview.js',
       'extension/media/icon.png',
@@ -67,10 +65,11 @@ describe('the .vsix', () => {
     ]);
   });
 
-  // About 1.4 MB today; source maps or unbundled sources shipped by mistake would take it far past this.
-  it('is at most 2 MB', () => {
+  // The listing's promise of a small download (issue 37). 1.41 MB today: the shell grammars' WebAssembly
+  // is most of it; the conversation and the usage panel share one webview bundle.
+  it('is at most 1.5 MB', () => {
     const size = statSync(vsixPath).size;
-    assert.ok(size <= 2 * 1024 * 1024, `vsix is ${size} bytes`);
+    assert.ok(size <= 1.5 * 1024 * 1024, `vsix is ${size} bytes`);
   });
 });
 

@@ -1,5 +1,6 @@
-// The usage panel's entry (its own bundle, dist/usage.js): asks the host for usage, renders what it
-// sends. It keeps nothing between sessions: the host reads usage again whenever the panel opens.
+// The usage panel's page (webview.js runs it where the page says `data-page="usage"`): asks the host for
+// usage, renders what it sends. It keeps nothing between sessions: the host reads usage again whenever
+// the panel opens.
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import './usage.css';
@@ -12,12 +13,7 @@ declare function acquireVsCodeApi(): {
   setState(state: unknown): void;
 };
 
-const api = acquireVsCodeApi();
-// A state, however empty, marks the panel as one to restore after a reload (the host reads usage again).
-api.setState({});
-const post = (message: UsageViewMessage) => api.postMessage(message);
-
-function App() {
+function UsagePage({ post }: { post: (message: UsageViewMessage) => void }) {
   const [usage, setUsage] = useState<AccountUsageReadResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -33,9 +29,14 @@ function App() {
     window.addEventListener('message', receive);
     post({ type: 'ready' });
     return () => window.removeEventListener('message', receive);
-  }, []);
+  }, [post]);
   return <UsageView usage={usage} error={error} loading={loading} post={post} />;
 }
 
-const container = document.getElementById('root');
-if (container) createRoot(container).render(<App />);
+export function mountUsagePage(container: HTMLElement): void {
+  const api = acquireVsCodeApi();
+  // A state, however empty, marks the panel as one to restore after a reload (the host reads usage again).
+  api.setState({});
+  const post = (message: UsageViewMessage) => api.postMessage(message);
+  createRoot(container).render(<UsagePage post={post} />);
+}
