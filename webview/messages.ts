@@ -3,6 +3,7 @@
 // notification for it as a small delta with a per-thread sequence number: a webview that sees a gap
 // asks for a resync instead of guessing. Requests from the webview are typed by `HostRequests`.
 import type { CommandExecutionItem } from '../server/protocol/commandExecution';
+import type { ThreadItem } from '../server/protocol/items';
 import type { ApprovalPolicy, SandboxMode } from '../server/protocol/enums';
 import type { ResultOf } from '../server/protocol/methods';
 import type { CustomPrompt } from './composer/customPrompts';
@@ -26,6 +27,8 @@ export interface ThreadSnapshot {
   turns: Turn[];
   /** Older turns exist before `turns[0]`; `loadOlderTurns` pages through them. */
   hasOlderTurns: boolean;
+  /** Turns sent with their newest items only (long ones); `loadEarlierItems` pages in the rest. */
+  earlierItems?: string[];
   settings: ThreadSettings;
   /** The thread's goal (thread/goal/get); absent or null: none, or a server without goals. */
   goal?: ThreadGoal | null;
@@ -81,7 +84,9 @@ export type HostMessage =
   /** One protocol notification for the shown thread; `seq` is the previous message's + 1. */
   | { type: 'delta'; threadId: string; seq: number; notification: ProtocolNotification }
   /** Older turns, prepended (answer-free push so the list can keep its scroll anchor). */
-  | { type: 'olderTurns'; threadId: string; turns: Turn[]; hasOlderTurns: boolean }
+  | { type: 'olderTurns'; threadId: string; turns: Turn[]; hasOlderTurns: boolean; earlierItems?: string[] }
+  /** A long turn's earlier items (thread/items/list), prepended to the ones shown. */
+  | { type: 'earlierItems'; threadId: string; turnId: string; items: ThreadItem[]; hasEarlierItems: boolean }
   | { type: 'response'; id: number; result?: unknown; error?: string }
   /** Text to put into the composer (a command in the editor, e.g. "Add selection to thread"). */
   | { type: 'insertText'; text: string }
@@ -208,6 +213,11 @@ export interface HostRequests {
   /** A pasted image written to a temp file, so it can travel as `localImage`. */
   saveImage: { params: { dataUrl: string }; result: { path: string } };
   loadOlderTurns: { params: { threadId: string }; result: { loaded: number } };
+  /** The items of a long turn before `beforeItemId`, a page of them (see `earlierItems`). */
+  loadEarlierItems: {
+    params: { threadId: string; turnId: string; beforeItemId: string };
+    result: { loaded: number };
+  };
   /**
    * Edit and resend: drops the thread's last turn (`turnId`, thread/rollback) and starts a new one with
    * the edited input. Refused when `turnId` is no longer the last turn or a turn is running.

@@ -319,6 +319,9 @@ export class ConversationSession extends Disposable {
       },
       saveImage: async ({ dataUrl }) => ({ path: await savePastedImage(dataUrl) }),
       loadOlderTurns: async () => ({ loaded: (await this.feed?.loadOlder()) ?? 0 }),
+      loadEarlierItems: async ({ turnId, beforeItemId }) => ({
+        loaded: (await this.feed?.loadEarlierItems(turnId, beforeItemId)) ?? 0,
+      }),
       startThread: async ({ input, overrides }) => {
         const threadId = await startThread(server, input, this.turnSettings(overrides));
         await this.show(threadId);

@@ -1,5 +1,6 @@
 // What one conversation view sees of one thread: a snapshot (the thread's settings and its newest turns,
-// older ones paged in on request), then every notification for the thread as a numbered delta. No
+// older ones paged in on request, a long turn's earlier items likewise), then every notification for the
+// thread as a numbered delta. No
 // `vscode` import, so it is tested against the real server in plain Node.
 import { sandboxModeOf } from '../../server/protocol/enums';
 import type { ClientMethod, ParamsOf, ResultOf } from '../../server/protocol/methods';
@@ -21,6 +22,21 @@ export interface FeedServer {
 
 /** Turns in the first snapshot and in each older page: enough to fill a view, cheap for huge threads. */
 export const turnsPerPage = 20;
+
+/**
+ * Items of one turn the view gets at first, its newest: a long agentic turn can hold thousands, and
+ * the view renders what it is sent. The rest come a page at a time through thread/items/list.
+ */
+export const itemsPerTurn = 200;
+
+/** Turns with their newest `itemsPerTurn` items each, and which were cut. */
+function newestItems(turns: Turn[]): { turns: Turn[]; earlierItems: string[] } {
+  const earlierItems = turns.filter((turn) => turn.items.length > itemsPerTurn).map((turn) => turn.id);
+  if (!earlierItems.length) return { turns, earlierItems };
+  const cut = (turn: Turn) =>
+    turn.items.length > itemsPerTurn ? { ...turn, items: turn.items.slice(-itemsPerTurn) } : turn;
+  return { turns: turns.map(cut), earlierItems };
+}
 
 export class ThreadFeed {
   private seq = 0;
@@ -53,7 +69,9 @@ export class ThreadFeed {
     this.loading = true;
     try {
       const session = resumed ?? (await this.server.resume(this.threadId));
-      const { turns, nextCursor } = await this.newestTurns(session);
+      const newest = await this.newestTurns(session);
+      const { nextCursor } = newest;
+      const { turns, earlierItems } = newestItems(newest.turns);
       this.olderCursor = nextCursor;
       const { turns: _omitted, ...thread } = session.thread;
       this.cwd = session.cwd;
@@ -61,6 +79,7 @@ export class ThreadFeed {
         thread,
         turns,
         hasOlderTurns: nextCursor !== null,
+        earlierItems,
         settings: {
           ...settingsOf(session),
           forbidden: await forbiddenChoices(this.server),
@@ -88,14 +107,35 @@ export class ThreadFeed {
       itemsView: 'full',
     });
     this.olderCursor = page.nextCursor;
-    const turns = [...page.data].reverse();
+    const { turns, earlierItems } = newestItems([...page.data].reverse());
     this.post({
       type: 'olderTurns',
       threadId: this.threadId,
       turns,
       hasOlderTurns: page.nextCursor !== null,
+      earlierItems,
     });
     return turns.length;
+  }
+
+  /** Posts a page of a long turn's items before `beforeItemId` (the first one shown); answers how many. */
+  async loadEarlierItems(turnId: string, beforeItemId: string): Promise<number> {
+    const page = await this.server.request('thread/items/list', {
+      threadId: this.threadId,
+      turnId,
+      cursor: { type: 'item', itemId: beforeItemId },
+      sortDirection: 'desc',
+      limit: itemsPerTurn,
+    });
+    const items = page.data.map((entry) => entry.item).reverse();
+    this.post({
+      type: 'earlierItems',
+      threadId: this.threadId,
+      turnId,
+      items,
+      hasEarlierItems: page.nextCursor !== null,
+    });
+    return items.length;
   }
 
   dispose(): void {

@@ -1,11 +1,17 @@
 // The conversation view's feed against the real server and the scripted model server: a snapshot, then
 // every notification of the thread as numbered deltas that rebuild the same conversation in the
-// webview's store; older turns paged in; other threads' notifications left out.
+// webview's store; older turns paged in, and a long turn's earlier items; other threads' notifications
+// left out.
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServerClient } from '../../extension/client/serverClient';
-import { ThreadFeed, turnsPerPage, type FeedServer } from '../../extension/conversation/threadFeed';
+import {
+  itemsPerTurn,
+  ThreadFeed,
+  turnsPerPage,
+  type FeedServer,
+} from '../../extension/conversation/threadFeed';
 import { threadTitle, type TitleParts } from '../../webview/common/threadTitle';
 import type { HostMessage } from '../../webview/messages';
 import { ConversationStore } from '../../webview/store/store';
@@ -154,6 +160,41 @@ describe('the conversation feed against the real server', function () {
     await client.request('thread/name/set', { threadId: thread.id, name: 'here' });
     await until(() => store.getState().thread?.name === 'here');
     assert.ok(posted.every((m) => m.type !== 'delta' || m.threadId === thread.id));
+    feed.dispose();
+  });
+
+  it('sends a long turn with its newest items, and pages its earlier ones in through thread/items/list', async () => {
+    // One answer of many messages: a turn of more items than the view gets at first.
+    const answers = itemsPerTurn + 30;
+    model.script({ output: Array.from({ length: answers }, (_, i) => ({ text: `step ${i}` })) });
+    const { thread } = await client.request('thread/start', {});
+    const done = new Promise<void>((resolve) =>
+      client.onNotification(({ method }) => method === 'turn/completed' && resolve()),
+    );
+    const turnId = await turn(thread.id, 'Do many steps');
+    await done;
+    const { feed, posted, store } = feedOf(thread.id);
+    await feed.snapshot();
+    const snapshot = posted[0];
+    assert.ok(snapshot.type === 'snapshot');
+    assert.deepEqual(snapshot.snapshot.earlierItems, [turnId]);
+    assert.equal(snapshot.snapshot.turns[0].items.length, itemsPerTurn);
+    const texts = () =>
+      store
+        .getState()
+        .turns[turnId].itemKeys.map((key) => store.getState().items[key])
+        .map((item) => (item.type === 'agentMessage' ? item.text : item.type));
+    assert.equal(texts().at(-1), `step ${answers - 1}`);
+    assert.ok(store.getState().rows.some((row) => row.kind === 'earlierItems'));
+
+    // The user message and the first 30 answers come in one page, before the first one shown.
+    const first = store.getState().items[store.getState().turns[turnId].itemKeys[0]];
+    assert.equal(await feed.loadEarlierItems(turnId, first.id), 31);
+    assert.deepEqual(texts().slice(0, 3), ['userMessage', 'step 0', 'step 1']);
+    assert.equal(texts().length, answers + 1);
+    assert.equal(new Set(texts()).size, answers + 1, 'no item twice');
+    assert.equal(store.getState().turns[turnId].earlierItems, false);
+    assert.ok(store.getState().rows.every((row) => row.kind !== 'earlierItems'));
     feed.dispose();
   });
 });

@@ -1,9 +1,11 @@
 // The conversation list: virtualized (only rows near the view are in the DOM), following the output
 // while the user is at the bottom, a "Jump to latest" button when they are not, older turns paged in at
-// the top, and the first visible row remembered per thread across hide/show and reloads.
+// the top (a long turn's earlier items on request), and the first visible row remembered per thread
+// across hide/show and reloads.
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { turnRowKey, type Row } from '../store/state';
 import { useHost, useStore, useView } from './hooks';
+import { EarlierItems } from './EarlierItems';
 import { ItemView } from './ItemView';
 import { TurnError } from './TurnError';
 import { TurnHeader } from './TurnHeader';
@@ -59,6 +61,8 @@ export function Conversation({ threadId }: { threadId: string }) {
     (row: Row) =>
       row.kind === 'turn' ? (
         <TurnHeader turnId={row.turnId} />
+      ) : row.kind === 'earlierItems' ? (
+        <EarlierItems turnId={row.turnId} />
       ) : row.kind === 'turnError' ? (
         <TurnError turnId={row.turnId} />
       ) : (

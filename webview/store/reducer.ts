@@ -8,6 +8,7 @@ import { routeNotification, type NotificationHandlers } from '../../server/proto
 import type { Turn } from '../../server/protocol/thread';
 import type { ProtocolNotification, ThreadSnapshot } from '../messages';
 import {
+  earlierItemsRowKey,
   emptyState,
   endsInError,
   itemKey,
@@ -27,18 +28,48 @@ export function fromSnapshot(snapshot: ThreadSnapshot): ConversationState {
     hasOlderTurns: snapshot.hasOlderTurns,
     goal: snapshot.goal ?? null,
   };
-  return withRows(addTurns(base, snapshot.turns, 'append'));
+  return withRows(withEarlierItems(addTurns(base, snapshot.turns, 'append'), snapshot.earlierItems ?? []));
 }
 
-/** Older turns from paging, placed before the ones already shown. */
+/** Older turns from paging, placed before the ones already shown; `earlierItems`: those sent in part. */
 export function prependTurns(
   state: ConversationState,
   turns: Turn[],
   hasOlderTurns: boolean,
+  earlierItems: string[] = [],
 ): ConversationState {
   const known = new Set(state.turnIds);
   const fresh = turns.filter((t) => !known.has(t.id));
-  return withRows({ ...addTurns(state, fresh, 'prepend'), hasOlderTurns });
+  return withRows({ ...withEarlierItems(addTurns(state, fresh, 'prepend'), earlierItems), hasOlderTurns });
+}
+
+/** A long turn's earlier items, placed before its items already shown. */
+export function prependItems(
+  state: ConversationState,
+  turnId: string,
+  earlier: ThreadItem[],
+  hasEarlierItems: boolean,
+): ConversationState {
+  const turn = state.turns[turnId];
+  if (!turn) return state;
+  const items = { ...state.items };
+  const keys: string[] = [];
+  for (const item of earlier) {
+    const key = itemKey(turnId, item.id);
+    if (key in items) continue;
+    keys.push(key);
+    items[key] = item;
+  }
+  const view = { ...turn, itemKeys: [...keys, ...turn.itemKeys], earlierItems: hasEarlierItems };
+  return withRows({ ...state, items, turns: { ...state.turns, [turnId]: view } });
+}
+
+function withEarlierItems(state: ConversationState, turnIds: string[]): ConversationState {
+  const partial = turnIds.filter((id) => state.turns[id]);
+  if (!partial.length) return state;
+  const turns = { ...state.turns };
+  for (const id of partial) turns[id] = { ...turns[id], earlierItems: true };
+  return { ...state, turns };
 }
 
 /** Applies a batch (a frame's deltas). Equal to reducing one by one, without copying a map per delta. */
@@ -198,6 +229,7 @@ function newTurn(id: string): TurnView {
     diff: null,
     plan: null,
     usage: null,
+    earlierItems: false,
   };
 }
 
@@ -288,6 +320,8 @@ function withRows(state: ConversationState): ConversationState {
   const rows: Row[] = [];
   for (const turnId of state.turnIds) {
     rows.push({ kind: 'turn', key: turnRowKey(turnId), turnId });
+    if (state.turns[turnId].earlierItems)
+      rows.push({ kind: 'earlierItems', key: earlierItemsRowKey(turnId), turnId });
     for (const key of state.turns[turnId].itemKeys) rows.push({ kind: 'item', key, turnId });
     if (endsInError(state.turns[turnId]))
       rows.push({ kind: 'turnError', key: turnErrorRowKey(turnId), turnId });

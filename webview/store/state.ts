@@ -30,10 +30,15 @@ export interface TurnView {
   diff: string | null;
   plan: { explanation: string | null; steps: PlanStep[] } | null;
   usage: TokenBreakdown | null;
+  /** The turn's first items were not sent (a long turn): `loadEarlierItems` pages them in. */
+  earlierItems: boolean;
 }
 
-/** A turn's header, one of its items, or — after its items — the error a failed turn ended with. */
-export type Row = { kind: 'turn' | 'item' | 'turnError'; key: string; turnId: string };
+/**
+ * A turn's header, the offer of its earlier items (a long turn), one of its items, or — after its items —
+ * the error a failed turn ended with.
+ */
+export type Row = { kind: 'turn' | 'earlierItems' | 'item' | 'turnError'; key: string; turnId: string };
 
 export interface ConversationState {
   thread: Omit<Thread, 'turns'> | null;
@@ -69,6 +74,10 @@ export function itemKey(turnId: string, itemId: string): string {
 
 export function turnRowKey(turnId: string): string {
   return `turn:${turnId}`;
+}
+
+export function earlierItemsRowKey(turnId: string): string {
+  return `earlier:${turnId}`;
 }
 
 export function turnErrorRowKey(turnId: string): string {

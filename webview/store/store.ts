@@ -5,7 +5,7 @@ import { Emitter } from '../common/emitter';
 import type { IDisposable } from '../common/lifecycle';
 import type { HostMessage, ProtocolNotification, StartInfo } from '../messages';
 import { noPrompts, reducePrompts, type PromptAction, type PromptState } from './prompts';
-import { fromSnapshot, prependTurns, reduceAll } from './reducer';
+import { fromSnapshot, prependItems, prependTurns, reduceAll } from './reducer';
 import { emptyState, type ConversationState } from './state';
 import { initialViewStatus, reduceViewStatus, type ViewStatus } from './viewStatus';
 
@@ -144,7 +144,11 @@ export class ConversationStore {
         return;
       case 'olderTurns':
         if (message.threadId !== this.threadId) return;
-        this.commit(prependTurns(this.state, message.turns, message.hasOlderTurns));
+        this.commit(prependTurns(this.state, message.turns, message.hasOlderTurns, message.earlierItems));
+        return;
+      case 'earlierItems':
+        if (message.threadId !== this.threadId) return;
+        this.commit(prependItems(this.state, message.turnId, message.items, message.hasEarlierItems));
         return;
       default:
         return;

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
 import type { HostMessage } from '../../../webview/messages';
-import { agentMessage, deltas, n, snapshot, turn, userMessage } from './conversationFixtures';
+import { agentMessage, deltas, n, snapshot, threadId, turn, userMessage } from './conversationFixtures';
 import { useAppDom } from './dom';
 
 describe('webview items (jsdom)', () => {
@@ -294,6 +294,38 @@ describe('webview items (jsdom)', () => {
       page.find('[data-turn-status="interrupted"]').textContent ?? '',
       /Interrupted: The server stopped before this turn finished\./,
     );
+    await page.unmount();
+  });
+
+  it("offers a long turn's earlier steps at its top and puts them before the ones shown", async () => {
+    const page = new app.Page({
+      listModels: () => ({ models: [] }),
+      loadEarlierItems: () => ({ loaded: 2 }),
+    });
+    await page.render(createElement(app.App));
+    const sent = { ...snapshot([turn('t1', [agentMessage('a3', 'third'), agentMessage('a4', 'fourth')])]) };
+    await page.receive({
+      type: 'snapshot',
+      seq: 0,
+      snapshot: { ...sent, earlierItems: ['t1'] },
+      context: { kind: 'sidebar', restricted: false },
+    });
+    const offer = () => page.all('.tl-earlier-items button');
+    await page.until(() => offer().length === 1);
+    await page.act(() => offer()[0]!.click());
+    await page.until(() => page.requests('loadEarlierItems').length === 1);
+    assert.deepEqual(page.requests('loadEarlierItems'), [{ threadId, turnId: 't1', beforeItemId: 'a3' }]);
+    await page.receive({
+      type: 'earlierItems',
+      threadId,
+      turnId: 't1',
+      items: [userMessage('u1', 'Go'), agentMessage('a1', 'first')],
+      hasEarlierItems: false,
+    });
+    await page.until(() => page.all('[data-item-type]').length === 4);
+    const ids = page.all('[data-item-id]').map((el) => el.getAttribute('data-item-id'));
+    assert.deepEqual(ids, ['u1', 'a1', 'a3', 'a4']);
+    assert.equal(offer().length, 0, 'nothing earlier left');
     await page.unmount();
   });
 });
