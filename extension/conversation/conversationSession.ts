@@ -3,7 +3,6 @@
 // files and diffs with the editor's own handling.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type {
   HostMessage,
@@ -16,11 +15,11 @@ import type {
 } from '../../webview/messages';
 import { Disposable, type IDisposable } from '../../webview/common/lifecycle';
 import { threadTitle } from '../../webview/common/threadTitle';
-import { runSetup, setupStatus } from '../account/setupStatus';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { turnOverrides, withinTrust } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import type { DiffViews } from './diffViews';
+import { composerRequests } from './composerRequests';
 import type { ContextMentions } from './contextMentions';
 import { startInfo, startThread } from './newThread';
 import { replaceLastTurn } from './resendEdited';
@@ -302,22 +301,6 @@ export class ConversationSession extends Disposable {
         await server.request('turn/interrupt', { threadId, turnId });
         return {};
       },
-      listModels: async () => ({ models: (await server.request('model/list', { limit: 100 })).data }),
-      suggestMentions: async ({ query }) => ({ suggestions: await this.services.mentions.suggest(query) }),
-      resolveMentions: async ({ mentions }) => ({ input: await this.services.mentions.resolve(mentions) }),
-      listSkills: async () => {
-        const { data } = await server.request('skills/list', { cwds: [this.cwd()] });
-        return { skills: data.flatMap((entry) => entry.skills.filter((skill) => skill.enabled)) };
-      },
-      pickImages: async () => {
-        const picked = await vscode.window.showOpenDialog({
-          canSelectMany: true,
-          openLabel: 'Attach',
-          filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] },
-        });
-        return { paths: (picked ?? []).map((uri) => uri.fsPath) };
-      },
-      saveImage: async ({ dataUrl }) => ({ path: await savePastedImage(dataUrl) }),
       loadOlderTurns: async () => ({ loaded: (await this.feed?.loadOlder()) ?? 0 }),
       loadEarlierItems: async ({ turnId, beforeItemId }) => ({
         loaded: (await this.feed?.loadEarlierItems(turnId, beforeItemId)) ?? 0,
@@ -338,8 +321,7 @@ export class ConversationSession extends Disposable {
         );
         return { turnId: turn };
       },
-      checkSetup: () => setupStatus(server),
-      runSetup: (setup) => runSetup(server, setup),
+      ...composerRequests(server, this.services.mentions, () => this.cwd()),
       ...slashRequests(server, () => this.cwd()),
     };
   }
@@ -388,17 +370,4 @@ export class ConversationSession extends Disposable {
   private showError(error: Error): void {
     this.services.server.log.error(`conversation view: ${error.message}`);
   }
-}
-
-/** A pasted image becomes a temp file, so it can travel to the server as a `localImage`. */
-async function savePastedImage(dataUrl: string): Promise<string> {
-  const match = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/=]+)$/.exec(dataUrl);
-  if (!match) throw new Error('The pasted data is not an image');
-  const file = path.join(
-    os.tmpdir(),
-    'threadline-images',
-    `${randomUUID()}.${match[1] === 'jpeg' ? 'jpg' : match[1]}`,
-  );
-  await vscode.workspace.fs.writeFile(vscode.Uri.file(file), Buffer.from(match[2], 'base64'));
-  return file;
 }
