@@ -69,6 +69,13 @@ export class ThreadFeed {
     this.loading = true;
     try {
       const session = resumed ?? (await this.server.resume(this.threadId));
+      const [forbidden, profiles, goal] = await Promise.all([
+        forbiddenChoices(this.server),
+        permissionProfileChoices(this.server),
+        this.goal(session),
+      ]);
+      // The turns are read last: a notification that comes after their answer is not in them, and is
+      // forwarded once `loading` ends, with nothing awaited in between.
       const newest = await this.newestTurns(session);
       const { nextCursor } = newest;
       const { turns, earlierItems } = newestItems(newest.turns);
@@ -80,12 +87,8 @@ export class ThreadFeed {
         turns,
         hasOlderTurns: nextCursor !== null,
         earlierItems,
-        settings: {
-          ...settingsOf(session),
-          forbidden: await forbiddenChoices(this.server),
-          profiles: await permissionProfileChoices(this.server),
-        },
-        goal: await this.goal(session),
+        settings: { ...settingsOf(session), forbidden, profiles },
+        goal,
       };
       if (this.disposed) return;
       this.post({ type: 'snapshot', seq: this.seq, snapshot, context: this.context });
