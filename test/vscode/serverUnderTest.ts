@@ -88,3 +88,40 @@ export async function startThread(params: ParamsOf<'thread/start'>) {
   subscription.dispose();
   return thread;
 }
+
+/** Inside a describe: a scripted model for its turns, approvals never asked, gone after the describe. */
+export function useScriptedTurns(): () => ModelServer {
+  let model: ModelServer | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    model = await startModelServer();
+    await useScriptedModel(model.baseUrl, ['approval_policy = "never"']);
+  });
+  afterEach(() => model?.reset());
+  after(async () => {
+    rmSync(join(serverHome(), 'config.toml'), { force: true });
+    await model?.close();
+    model = undefined;
+  });
+  return () => model!;
+}
+
+/** One scripted turn on a new thread of the workspace; answers the thread and how its turn ended. */
+export async function turnOnNewThread(
+  model: ModelServer,
+  response: Parameters<ModelServer['script']>[0],
+  prompt = 'Go',
+): Promise<{ threadId: string; status: string }> {
+  const { server } = await threadlineApi();
+  const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const { thread } = await server.request('thread/start', { cwd });
+  let status: string | undefined;
+  const subscription = server.onNotification('turn/completed', (p) => {
+    if (p.threadId === thread.id) status = p.turn.status;
+  });
+  model.script(response);
+  await server.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: prompt }] });
+  await waitFor(() => status !== undefined, 20_000);
+  subscription.dispose();
+  return { threadId: thread.id, status: status! };
+}
