@@ -10,7 +10,7 @@ import type { Services } from '../services';
 import type { History, StoredGoal } from '../threads/records';
 import type { ThreadSessions } from './threadSessions';
 
-/** The protocol's goal: the stored one with the time the thread's turns have run since it was set. */
+/** The protocol's goal: the stored one with the time and tokens the thread's turns spent since it was set. */
 export function goalView(threadId: string, history: History): ThreadGoal | null {
   const { goal } = history;
   if (!goal) return null;
@@ -22,8 +22,7 @@ export function goalView(threadId: string, history: History): ThreadGoal | null 
     objective: goal.objective,
     status: goal.status,
     tokenBudget: goal.tokenBudget,
-    // Threadline does not yet attribute tokens to a goal.
-    tokensUsed: 0,
+    tokensUsed: history.goalTokens,
     timeUsedSeconds: Math.floor(ranMs / 1000),
     createdAt: goal.createdAt,
     updatedAt: history.goalUpdatedAt ?? goal.createdAt,

@@ -196,6 +196,8 @@ export interface History {
   goal: StoredGoal | null;
   /** When the goal was last set (Unix seconds), for ThreadGoal.updatedAt. */
   goalUpdatedAt: number | null;
+  /** The tokens model responses spent since the goal was made (rolled back or not: spent). */
+  goalTokens: number;
   turns: Turn[];
   /** The model's view of the remaining turns, compactions applied. */
   modelHistory: ModelEntry[];
@@ -210,6 +212,7 @@ export function foldHistory(initialMeta: ThreadMeta, records: Iterable<RolloutRe
   let name: string | null = null;
   let goal: StoredGoal | null = null;
   let goalUpdatedAt: number | null = null;
+  let goalTokens = 0;
   let turns: Turn[] = [];
   let updatedAt = meta.createdAt;
   const byId = new Map<string, Turn>();
@@ -268,11 +271,16 @@ export function foldHistory(initialMeta: ThreadMeta, records: Iterable<RolloutRe
         name = record.name;
         break;
       case 'goal_set':
+        // A new goal (not a patch of the one in force) starts its count afresh.
+        if (record.goal?.createdAt !== (goal as StoredGoal | null)?.createdAt) goalTokens = 0;
         goal = record.goal;
         goalUpdatedAt = record.goal ? toSeconds(record.ts) : null;
         break;
       case 'git_info_set':
         meta = { ...meta, gitInfo: record.gitInfo };
+        break;
+      case 'token_count':
+        if (goal) goalTokens += record.usage.totalTokens;
         break;
       case 'rollback':
         turns = turns.slice(0, Math.max(0, turns.length - record.numTurns));
@@ -290,6 +298,7 @@ export function foldHistory(initialMeta: ThreadMeta, records: Iterable<RolloutRe
     name,
     goal,
     goalUpdatedAt,
+    goalTokens,
     turns,
     modelHistory,
     firstUserText: firstUserText(turns),

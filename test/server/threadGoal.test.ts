@@ -159,8 +159,8 @@ describe('thread goal and metadata', () => {
     const first = await start(home, 'threadline_vscode', agentEnv);
     const threadId = await startThread(first, cwd);
     model.script(
-      { output: [{ text: 'One.' }] },
-      { output: [{ text: 'Two.' }] },
+      { output: [{ text: 'One.' }], usage: { input: 100, output: 20 } },
+      { output: [{ text: 'Two.' }], usage: { input: 300, output: 50 } },
       { output: [{ text: 'Three.' }] },
       { output: [{ text: 'Four.' }] },
     );
@@ -171,7 +171,14 @@ describe('thread goal and metadata', () => {
       tokenBudget: 9000,
     });
     assert.equal((await runTurn(first, threadId, 'two')).status, 'completed');
-    await first.call('thread/goal/set', { threadId, status: 'complete' });
+    // What the turns spent since the goal was set, not before.
+    const spent = await first.call<{ goal: { tokensUsed: number } }>('thread/goal/get', { threadId });
+    assert.equal(spent.goal.tokensUsed, 350);
+    const done = await first.call<{ goal: { tokensUsed: number } }>('thread/goal/set', {
+      threadId,
+      status: 'complete',
+    });
+    assert.equal(done.goal.tokensUsed, 350, 'a patch keeps the count');
     await first.stop();
 
     const second = await start(home, 'threadline_vscode', agentEnv);
