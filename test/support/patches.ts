@@ -35,6 +35,17 @@ export const shellPatchCall = (patch: string, callId = 'call_patch') => ({
   ],
 });
 
+/** Updates README.md ("# Demo\nold line\n" → "new line"), nothing else. */
+export const EDIT_README = [
+  '*** Begin Patch',
+  '*** Update File: README.md',
+  '@@',
+  ' # Demo',
+  '-old line',
+  '+new line',
+  '*** End Patch',
+].join('\n');
+
 /** Updates README.md ("# Demo\nold line\n" → "new line") and adds src/hello.txt. */
 export const UPDATE_README = [
   '*** Begin Patch',

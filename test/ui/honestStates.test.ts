@@ -22,16 +22,7 @@ import {
   type ThemeKind,
 } from '../support/harness/workbench';
 import { conversation, newThread, send, useScriptedModel } from './conversationPage';
-
-const patch = [
-  '*** Begin Patch',
-  '*** Update File: README.md',
-  '@@',
-  ' # Demo',
-  '-old line',
-  '+new line',
-  '*** End Patch',
-].join('\n');
+import { EDIT_README } from '../support/patches';
 
 /** Runs the built server; `fail` makes it exit at once with a reason, `slow` delays its start. */
 const wrapperSource = (bundle: string) => `
@@ -220,7 +211,11 @@ describe('the conversation’s honest states (installed .vsix)', function () {
       .waitFor({ timeout: 5_000 });
     assert.equal(await tree().locator('.welcome-view-content').isVisible(), false);
     model.script(
-      { output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_1', custom: true } }] },
+      {
+        output: [
+          { toolCall: { name: 'apply_patch', arguments: EDIT_README, callId: 'call_1', custom: true } },
+        ],
+      },
       { output: [{ text: 'Edited the readme.' }] },
     );
     await send(frame, 'Edit the readme');

@@ -11,16 +11,7 @@ import { useModelServer } from '../fixtures/modelServer/server';
 import { useWorkbench } from '../support/harness/uiFixture';
 import { activityBarItem, notification, runCommand, screenshot, view } from '../support/harness/workbench';
 import { conversation, newThread, send, useScriptedModel } from './conversationPage';
-
-const patch = [
-  '*** Begin Patch',
-  '*** Update File: README.md',
-  '@@',
-  ' # Demo',
-  '-old line',
-  '+new line',
-  '*** End Patch',
-].join('\n');
+import { EDIT_README } from '../support/patches';
 
 const execCall = (cmd: string, callId: string) => ({
   toolCall: { name: 'exec_command', arguments: JSON.stringify({ cmd, yield_time_ms: 30_000 }), callId },
@@ -169,7 +160,9 @@ describe('turn alerts, commands in a terminal, export and import (installed .vsi
     model.script(
       { output: [execCall('echo hello-from-command', 'call_echo')] },
       {
-        output: [{ toolCall: { name: 'apply_patch', arguments: patch, callId: 'call_patch', custom: true } }],
+        output: [
+          { toolCall: { name: 'apply_patch', arguments: EDIT_README, callId: 'call_patch', custom: true } },
+        ],
       },
       { output: [{ text: 'Ran it and **edited** the readme.' }] },
     );
