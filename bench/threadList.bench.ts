@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { ListOptions } from '../server/threads/threadStore';
+import type { ListOptions } from '../server/threads/listing';
 
 const mib = (bytes: number) => bytes / 1024 / 1024;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   const { build } = await import('esbuild');
   const { tempDir } = await import('../test/support/serverProcess');
   const { writeRollout } = await import('../test/support/rollouts');
-  const { SNAPSHOT } = await import('../server/threads/threadIndex');
+  const { SNAPSHOT } = await import('../server/threads/indexFiles');
 
   const work = tempDir('threadline-bench-store-');
   const home = join(work, 'home');

@@ -11,7 +11,7 @@ import { forbiddenChoices } from '../settings/requirements';
 import { permissionProfileChoices } from '../settings/permissionProfiles';
 import { readSettings } from '../settings/settings';
 import { threadTitle } from '../../webview/common/threadTitle';
-import { listedSources } from '../threads/threadTreeModel';
+import { listedSources } from '../threads/treeNodes';
 import { workspaceFolders } from '../threads/threadsView';
 
 const recentCount = 5;

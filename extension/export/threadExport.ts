@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { threadTitle } from '../../webview/common/threadTitle';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { openThread } from '../threads/threadCommands';
-import type { TreeNode } from '../threads/threadTreeModel';
+import type { TreeNode } from '../threads/treeNodes';
 import { threadMarkdown } from './threadMarkdown';
 
 /** The command the Conversation view answers with the id of the thread it shows. */

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { ThreadSection } from '../../server/protocol/threadSectionMethods';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { targets } from './threadCommands';
-import type { ThreadTreeModel, TreeNode } from './threadTreeModel';
+import type { ThreadTreeModel } from './threadTreeModel';
+import type { TreeNode } from './treeNodes';
 
 function askName(title: string, value = ''): Thenable<string | undefined> {
   return vscode.window.showInputBox({

@@ -6,7 +6,7 @@ import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import { threadTitle } from '../../webview/common/threadTitle';
 import type { Placement } from '../conversation/placement';
-import type { ThreadNode, TreeNode } from './threadTreeModel';
+import type { ThreadNode, TreeNode } from './treeNodes';
 
 /** Opens a thread in the conversation view (registered by the conversation view). */
 export const OPEN_THREAD = 'threadline.openThread';

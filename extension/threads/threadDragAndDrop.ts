@@ -3,7 +3,7 @@
 // is one thread/section/move; the tree follows the thread/section/changed notifications.
 import * as vscode from 'vscode';
 import type { ThreadlineServer } from '../server/threadlineServer';
-import type { TreeNode } from './threadTreeModel';
+import type { TreeNode } from './treeNodes';
 
 /** VS Code's mime type for items dragged out of the view with this id (lower case). */
 const THREADS_MIME = 'application/vnd.code.tree.threadline.threads';

@@ -7,7 +7,7 @@ import type { Thread } from '../../server/protocol/thread';
 import type { ThreadlineServer } from '../server/threadlineServer';
 import { relativeTime } from './recency';
 import { threadTitle } from '../../webview/common/threadTitle';
-import { listedSources } from './threadTreeModel';
+import { listedSources } from './treeNodes';
 
 interface ThreadPick extends vscode.QuickPickItem {
   threadId: string;

@@ -2,36 +2,27 @@
 // (or every) other thread grouped by recency, paged with "Load more…", an Archived node with its own
 // paging, and live updates applied in place so the view keeps its selection and expansion. Tested in
 // Node against the real server.
-import type { ParamsOf, ResultOf } from '../../server/protocol/methods';
+import type { ParamsOf } from '../../server/protocol/methods';
 import {
   routeNotification,
   type NotificationHandlers,
   type ServerNotification,
 } from '../../server/protocol/notificationRoutes';
 import type { Thread } from '../../server/protocol/thread';
-import type { ThreadSection } from '../../server/protocol/threadSectionMethods';
 import { Emitter } from '../../webview/common/emitter';
 import { retitled } from '../../webview/common/threadTitle';
 import { recencyGroups, recencyOf, type RecencyGroup } from './recency';
-
-export interface ThreadSource {
-  list(params: ParamsOf<'thread/list'>): Promise<ResultOf<'thread/list'>>;
-  read(threadId: string): Promise<Thread>;
-  /** Every thread section (threadSection/list); without it the tree shows no folders. */
-  sections?(): Promise<ThreadSection[]>;
-}
-
-export type SectionId = 'active' | 'archived';
-export type GroupNode = { kind: 'group'; group: RecencyGroup; label: string };
-export type ThreadNode = { kind: 'thread'; thread: Thread; archived: boolean };
-export type LoadMoreNode = { kind: 'loadMore'; section: SectionId };
-export type ArchivedNode = { kind: 'archived' };
-/** A thread section: its listed threads sit here instead of in a recency group. */
-export type FolderNode = { kind: 'folder'; section: ThreadSection };
-export type TreeNode = GroupNode | ThreadNode | LoadMoreNode | ArchivedNode | FolderNode;
-
-/** The sources the tree lists: interactive clients and other app-server clients. */
-export const listedSources: ParamsOf<'thread/list'>['sourceKinds'] = ['cli', 'vscode', 'appServer'];
+import {
+  listedSources,
+  type ArchivedNode,
+  type FolderNode,
+  type GroupNode,
+  type LoadMoreNode,
+  type SectionId,
+  type ThreadNode,
+  type ThreadSource,
+  type TreeNode,
+} from './treeNodes';
 
 interface Section {
   threads: ThreadNode[];

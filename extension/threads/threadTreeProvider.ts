@@ -7,7 +7,8 @@ import { threadTitle } from '../../webview/common/threadTitle';
 import { relativeTime } from './recency';
 import { statusLook, statusText, type StatusLook } from './threadLabels';
 import { originTag, threadOrigin, type ThreadOrigin } from './threadOrigin';
-import type { ThreadNode, ThreadTreeModel, TreeNode } from './threadTreeModel';
+import type { ThreadTreeModel } from './threadTreeModel';
+import type { ThreadNode, TreeNode } from './treeNodes';
 import { worktreeBranch } from './worktreeCommands';
 
 const icons: Record<StatusLook, vscode.ThemeIcon> = {

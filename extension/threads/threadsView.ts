@@ -13,7 +13,8 @@ import { sectionCommands } from './sectionCommands';
 import { ThreadDragAndDrop } from './threadDragAndDrop';
 import { threadOrigin } from './threadOrigin';
 import { searchThreads } from './threadSearch';
-import { ThreadTreeModel, type SectionId, type TreeNode } from './threadTreeModel';
+import { ThreadTreeModel } from './threadTreeModel';
+import { type SectionId, type TreeNode } from './treeNodes';
 import { ThreadTreeProvider } from './threadTreeProvider';
 
 export const THREADS_VIEW = 'threadline.threads';

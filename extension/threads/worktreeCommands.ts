@@ -10,7 +10,7 @@ import { threadOverrides } from '../settings/overrides';
 import { readSettings } from '../settings/settings';
 import { openThread, targets } from './threadCommands';
 import { applySummary, lossDetail } from './worktreeText';
-import type { TreeNode } from './threadTreeModel';
+import type { TreeNode } from './treeNodes';
 
 /** The branch of a thread that works in a worktree the server made (and that is still there), else null. */
 export function worktreeBranch(thread: Pick<Thread, 'gitInfo' | 'cwd'>): string | null {

@@ -24,6 +24,23 @@ export interface ListQuery {
   only?: (id: string) => boolean;
 }
 
+/** List options; absent ones default to the newest 25 unarchived threads by creation time. */
+export type ListOptions = Partial<ListQuery>;
+const DEFAULT_LIMIT = 25;
+const MAX_LIMIT = 200;
+
+/** The query a listing runs: the defaults filled in, the limit kept between 1 and MAX_LIMIT. */
+export function listQuery(options: ListOptions): ListQuery {
+  const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT), MAX_LIMIT);
+  return {
+    ...options,
+    limit,
+    sortKey: options.sortKey ?? 'created_at',
+    sortDirection: options.sortDirection ?? 'desc',
+    archived: options.archived ?? false,
+  };
+}
+
 export interface ListPage {
   data: ThreadSummary[];
   nextCursor: string | null;

@@ -53,6 +53,12 @@ export function dayDirOfFileName(file: string): string | undefined {
   return match ? join(match[1]!, match[2]!, match[3]!) : undefined;
 }
 
+/** Where a rollout goes when unarchived: its creation day's folder under sessions/. */
+export function unarchivedPath(path: string, createdAt: number): string {
+  const file = basename(path);
+  return join(SESSIONS, dayDirOfFileName(file) ?? dayDir(createdAt * 1000), file);
+}
+
 /** Creates the folder a rollout goes in; a home that cannot be written says so with the path. */
 export async function mkdirFor(file: string): Promise<void> {
   const folder = dirname(file);

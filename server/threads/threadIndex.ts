@@ -1,11 +1,7 @@
-// The listing index: every thread's summary in memory (a SummaryTable), saved in the home as
-//
-//   thread-index.json      a snapshot: {version, clean, folders, values, columns}
-//   thread-index.journal   changes since that snapshot, one JSON line each (put | del | folder)
-//
-// so opening costs one JSON.parse and a short replay, never a read of every rollout. The journal is
-// folded into a new snapshot (written to a temporary file, then renamed) every COMPACT_AFTER lines
-// and at close.
+// The listing index: every thread's summary in memory (a SummaryTable), saved in the home as a
+// snapshot and a journal of changes since (indexFiles.ts), so opening costs one JSON.parse and a short
+// replay, never a read of every rollout. The journal is folded into a new snapshot every COMPACT_AFTER
+// lines and at close.
 //
 // Staleness, checked when opening:
 // - New, moved or deleted rollouts change their folder's mtime. The snapshot records the mtime of
@@ -43,45 +39,23 @@ import {
   worthReading,
 } from './rolloutScan';
 import type { ThreadSummary } from './summary';
-import { SummaryTable, type TableSnapshot } from './summaryTable';
-import { renameRetrying } from '../fs/renameRetrying';
+import { SummaryTable } from './summaryTable';
+import {
+  JOURNAL,
+  othersJournaled,
+  SNAPSHOT,
+  snapshotStamp,
+  VERSION,
+  writeSnapshot,
+  type Change,
+  type IndexOptions,
+  type JournalEntry,
+  type Snapshot,
+} from './indexFiles';
 
-const VERSION = 4;
-export const SNAPSHOT = 'thread-index.json';
-export const JOURNAL = 'thread-index.journal';
 const COMPACT_AFTER = 2000;
 const SWEEP_BATCH = 64;
 const RESCAN_INTERVAL_MS = 1000;
-
-interface Snapshot extends TableSnapshot {
-  version: number;
-  /** Written at a clean shutdown of the only process using this home. */
-  clean: boolean;
-  folders: Record<string, number>;
-  /** Files that are not rollouts we can read: path → `size:mtimeMs` when that was found. */
-  unreadable?: Record<string, string>;
-  /** The rollout root, for an index kept outside it. */
-  root?: string;
-}
-
-/** Where an index keeps itself and how it reads its rollouts; by default, Threadline's own home. */
-export interface IndexOptions {
-  /** The folder of the snapshot and journal (default: the rollout root). */
-  dir?: string;
-  /** Their file names (default: SNAPSHOT and JOURNAL). */
-  snapshot?: string;
-  journal?: string;
-  summarizer?: RolloutSummarizer;
-}
-
-/** Journal lines carry their writer, so a process can tell that another one shares the home. */
-type JournalEntry = { w: string } & (
-  | { op: 'put'; thread: ThreadSummary; bytes: number }
-  | { op: 'del'; id: string }
-  | { op: 'folder'; folder: string; mtimeMs: number }
-  | { op: 'unreadable'; path: string; stamp: string | null }
-);
-type Change = JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'w'> : never) : never;
 
 export class ThreadIndex {
   private table = SummaryTable.empty();
@@ -285,7 +259,7 @@ export class ThreadIndex {
       }
       return 'missing';
     }
-    this.snapshotStamp = await this.stamp();
+    this.snapshotStamp = await snapshotStamp(this.snapshotPath);
     this.folders = { ...snapshot.folders };
     this.unreadable = { ...snapshot.unreadable };
     const journal = await fs.readFile(this.journalPath, 'utf8').catch(() => '');
@@ -382,16 +356,10 @@ export class ThreadIndex {
     else await this.record({ op: 'del', id });
   }
 
-  private async stamp(): Promise<string> {
-    const info = await fs.stat(this.snapshotPath).catch(() => undefined);
-    return info ? `${info.mtimeMs}:${info.size}` : '';
-  }
-
   /** Whether another process wrote the snapshot or the journal since we last looked. */
   private async othersWrote(): Promise<boolean> {
-    if ((await this.stamp()) !== this.snapshotStamp) return true;
-    const journal = await fs.readFile(this.journalPath, 'utf8').catch(() => '');
-    return journal.split('\n').some((line) => line && !line.endsWith(`"w":"${this.writer}"}`));
+    if ((await snapshotStamp(this.snapshotPath)) !== this.snapshotStamp) return true;
+    return othersJournaled(this.journalPath, this.writer);
   }
 
   /**
@@ -415,13 +383,8 @@ export class ThreadIndex {
         ...(this.options.dir !== undefined ? { root: this.home } : {}),
         ...this.table.toSnapshot(),
       };
-      const text = JSON.stringify(snapshot);
-      await fs.mkdir(dirname(this.snapshotPath), { recursive: true, mode: 0o700 });
-      const temp = `${this.snapshotPath}.${this.writer}.tmp`;
-      await fs.writeFile(temp, text, { mode: 0o600 });
-      await renameRetrying(temp, this.snapshotPath);
-      await fs.rm(this.journalPath, { force: true });
-      this.snapshotStamp = await this.stamp();
+      await writeSnapshot({ snapshot: this.snapshotPath, journal: this.journalPath }, this.writer, snapshot);
+      this.snapshotStamp = await snapshotStamp(this.snapshotPath);
     });
   }
 }

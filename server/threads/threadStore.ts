@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../log';
 import type { TurnError } from '../protocol/thread';
 import { openCodexHistory, type CodexHistory } from './codexHistory';
-import { mergePages, type ListPage, type ListQuery } from './listing';
+import { listQuery, mergePages, type ListOptions, type ListPage } from './listing';
 import {
   foldHistory,
   toSeconds,
@@ -17,16 +17,7 @@ import {
   type RolloutRecord,
   type ThreadMeta,
 } from './records';
-import {
-  ARCHIVED,
-  AppendQueue,
-  SESSIONS,
-  dayDir,
-  dayDirOfFileName,
-  exists,
-  mkdirFor,
-  rolloutPath,
-} from './rolloutFiles';
+import { ARCHIVED, AppendQueue, exists, mkdirFor, rolloutPath, unarchivedPath } from './rolloutFiles';
 import { readRollout } from './rolloutReader';
 import { HistoryError, ReadOnlyThreadError, ThreadNotFoundError, asWriteError } from './storeErrors';
 import { previewOf, withRecords, type ThreadSummary } from './summary';
@@ -42,11 +33,6 @@ export interface StoreOptions {
 
 /** `id`: one chosen beforehand (a thread in a git worktree named after it); absent, a new one. */
 export type NewThread = Omit<ThreadMeta, 'id' | 'createdAt'> & { ephemeral?: boolean; id?: string };
-
-/** List options; absent ones default to the newest 25 unarchived threads by creation time. */
-export type ListOptions = Partial<ListQuery>;
-export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 200;
 
 interface EphemeralThread {
   summary: ThreadSummary;
@@ -108,17 +94,7 @@ export class ThreadStore {
 
   /** One page of stored threads; InvalidCursorError for a cursor this store did not issue. */
   list(options: ListOptions = {}): ListPage {
-    const limit = Math.min(
-      Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT),
-      MAX_LIMIT,
-    );
-    const query: ListQuery = {
-      ...options,
-      limit,
-      sortKey: options.sortKey ?? 'created_at',
-      sortDirection: options.sortDirection ?? 'desc',
-      archived: options.archived ?? false,
-    };
+    const query = listQuery(options);
     const own = this.index.page(query);
     if (!this.codex?.size) return own;
     const codex = this.codex.page(query);
@@ -262,7 +238,7 @@ export class ThreadStore {
     return this.exclusive(id, async () => {
       const summary = this.requirePersisted(id);
       if (!summary.archived) return summary;
-      return this.move(summary, datedPath(summary), false);
+      return this.move(summary, unarchivedPath(summary.path, summary.createdAt), false);
     });
   }
 
@@ -395,7 +371,9 @@ export class ThreadStore {
 
   private async movedElsewhere(summary: ThreadSummary): Promise<ThreadSummary | null> {
     const archived = !summary.archived;
-    const path = archived ? join(ARCHIVED, basename(summary.path)) : datedPath(summary);
+    const path = archived
+      ? join(ARCHIVED, basename(summary.path))
+      : unarchivedPath(summary.path, summary.createdAt);
     return (await exists(join(this.home, path))) ? { ...summary, path, archived } : null;
   }
 
@@ -406,10 +384,4 @@ export class ThreadStore {
     await this.index.delete(id);
     throw new ThreadNotFoundError(id);
   }
-}
-
-/** Where an unarchived rollout lives: its creation day's folder under sessions/. */
-function datedPath(summary: ThreadSummary): string {
-  const file = basename(summary.path);
-  return join(SESSIONS, dayDirOfFileName(file) ?? dayDir(summary.createdAt * 1000), file);
 }

@@ -2,12 +2,8 @@
 // recency, workspace scope, paging, the Archived node, and live updates applied in place.
 import { strict as assert } from 'node:assert';
 import { ServerClient } from '../../extension/client/serverClient';
-import {
-  ThreadTreeModel,
-  type GroupNode,
-  type ThreadNode,
-  type TreeNode,
-} from '../../extension/threads/threadTreeModel';
+import { ThreadTreeModel } from '../../extension/threads/threadTreeModel';
+import { type GroupNode, type ThreadNode, type TreeNode } from '../../extension/threads/treeNodes';
 import type { ThreadStatus } from '../../server/protocol/thread';
 import { serverBundle } from '../support/paths';
 import { writeRollout } from '../support/rollouts';

@@ -4,7 +4,8 @@
 // with the thread open in the conversation).
 import { strict as assert } from 'node:assert';
 import { ServerClient } from '../../extension/client/serverClient';
-import { ThreadTreeModel, type ThreadNode, type TreeNode } from '../../extension/threads/threadTreeModel';
+import { ThreadTreeModel } from '../../extension/threads/threadTreeModel';
+import { type ThreadNode, type TreeNode } from '../../extension/threads/treeNodes';
 import type { ResultOf } from '../../server/protocol/methods';
 import { serverBundle } from '../support/paths';
 import { tempDir } from '../support/serverProcess';

@@ -3,7 +3,8 @@
 // thread/section/changed, and a deleted section's threads back in their recency group.
 import { strict as assert } from 'node:assert';
 import { ServerClient } from '../../extension/client/serverClient';
-import { ThreadTreeModel, type FolderNode, type TreeNode } from '../../extension/threads/threadTreeModel';
+import { ThreadTreeModel } from '../../extension/threads/threadTreeModel';
+import { type FolderNode, type TreeNode } from '../../extension/threads/treeNodes';
 import { serverBundle } from '../support/paths';
 import { writeRollout } from '../support/rollouts';
 import { tempDir } from '../support/serverProcess';

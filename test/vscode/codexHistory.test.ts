@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ThreadNode } from '../../extension/threads/threadTreeModel';
+import type { ThreadNode } from '../../extension/threads/treeNodes';
 import { repoRoot } from '../support/paths';
 import { tempDir } from '../support/tempDirs';
 import { threadlineApi } from './extensionApi';

@@ -3,7 +3,7 @@
 // with the same tree. Also run against codex app-server (see ./serverUnderTest).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ThreadNode, TreeNode } from '../../extension/threads/threadTreeModel';
+import type { ThreadNode, TreeNode } from '../../extension/threads/treeNodes';
 import { tempDir } from '../support/tempDirs';
 import { threadlineApi } from './extensionApi';
 import { codex, modelForThreadTurns, startThread } from './serverUnderTest';

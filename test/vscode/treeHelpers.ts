@@ -1,5 +1,5 @@
 // What the in-editor suites read from the running extension's Threads tree, and a poll for live updates.
-import type { ThreadNode } from '../../extension/threads/threadTreeModel';
+import type { ThreadNode } from '../../extension/threads/treeNodes';
 import { threadlineApi } from './extensionApi';
 
 export { until as waitFor } from '../support/until';

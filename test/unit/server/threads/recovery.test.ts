@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { ThreadStore } from '../../../../server/threads/threadStore';
-import { JOURNAL, SNAPSHOT } from '../../../../server/threads/threadIndex';
+import { JOURNAL, SNAPSHOT } from '../../../../server/threads/indexFiles';
 import { writeRollout } from '../../../support/rollouts';
 import { newThread, recordingLog, turn, useHome } from './fixtures';
 
