@@ -44,7 +44,8 @@ export function activate(context: vscode.ExtensionContext): ThreadlineApi {
     const node = threads.model.thread(threadId);
     return node && threadTitle(node.thread);
   };
-  const approvals = new PendingApprovals(server, titleOf);
+  const folderOf = (threadId: string) => threads.model.thread(threadId)?.thread.cwd;
+  const approvals = new PendingApprovals(server, { titleOf, folderOf });
   const turnAlerts = new TurnAlerts(server, approvals, titleOf);
   const threads: ThreadsView = new ThreadsView(server, context.workspaceState, approvals, turnAlerts);
   const reviews = new FileChangeReviews(server, approvals);

@@ -111,7 +111,7 @@ export class FileChangeReviews extends Disposable {
     this.reviews.set(
       prompt.key,
       files.map((file, index) => {
-        const name = vscode.workspace.asRelativePath(file.target, false);
+        const name = this.approvals.shownPath(prompt.threadId, file.target);
         const count = files.length > 1 ? ` (${index + 1} of ${files.length})` : '';
         const title = `Threadline: proposed ${verb(file)} — ${name}${count}`;
         return { ...file, ...this.documents.add(prompt.key, name, file.current, file.proposed), title };

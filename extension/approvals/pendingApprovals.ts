@@ -2,7 +2,9 @@
 // and file-change approvals and the agent's questions. Every part of the UI that shows or answers them
 // (the conversation view's cards, the diff editor's title actions, notifications, the status bar) reads
 // and answers through it, so each request is answered once, wherever that happens.
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
+import { isWithin } from '../../server/fs/pathRules';
 import type { RequestId } from '../../server/protocol/serverRequests';
 import { Emitter } from '../../webview/common/emitter';
 import { Disposable, toDisposable, type IDisposable } from '../../webview/common/lifecycle';
@@ -31,6 +33,11 @@ const methods: PromptRequests = {
 /** A waiting prompt: exactly what the conversation view's cards are sent. */
 export type PendingPrompt = PromptView;
 export type PromptChange = LedgerChange<PendingPrompt>;
+/** What the Threads tree knows of a thread. */
+export interface ThreadLookup {
+  titleOf(threadId: string): string | undefined;
+  folderOf(threadId: string): string | undefined;
+}
 /** Rewrites an answer before it is sent (see reviseAnswers). */
 export type AnswerReviser = (prompt: PendingPrompt, result: PromptResult) => PromptResult;
 
@@ -50,8 +57,8 @@ export class PendingApprovals extends Disposable {
 
   constructor(
     server: ThreadlineServer,
-    /** The thread's title as the tree shows it, when the tree knows the thread. */
-    private readonly titleOf: (threadId: string) => string | undefined = () => undefined,
+    /** The thread's title and folder as the tree knows them, when it knows the thread. */
+    private readonly threads: ThreadLookup = { titleOf: () => undefined, folderOf: () => undefined },
   ) {
     super();
     this.handle(server, 'commandExecution');
@@ -116,8 +123,20 @@ export class PendingApprovals extends Disposable {
    */
   askingThread(threadId: string): string {
     if (this.isVisible(threadId)) return '';
-    const title = this.titleOf(threadId);
+    const title = this.threads.titleOf(threadId);
     return title ? ` in “${title}”` : '';
+  }
+
+  /**
+   * A file of a thread's request as the user knows it: relative to the workspace, else to the thread's
+   * own folder (a worktree lives outside the workspace), else in full.
+   */
+  shownPath(threadId: string, path: string): string {
+    const inWorkspace = vscode.workspace.asRelativePath(path, false);
+    if (inWorkspace !== path) return inWorkspace;
+    const folder = this.threads.folderOf(threadId);
+    if (!folder || !isWithin(folder, path)) return path;
+    return nodePath.relative(folder, path).split(nodePath.sep).join('/') || path;
   }
 
   /** Whether the user can see this thread's prompts right now. */

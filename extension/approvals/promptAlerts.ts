@@ -126,7 +126,7 @@ export class PromptAlerts extends Disposable {
         return `${who} wants to run: ${command ?? 'a command'}`;
       }
       case 'fileChange': {
-        const paths = this.reviews.pathsOf(prompt).map((p) => vscode.workspace.asRelativePath(p, false));
+        const paths = this.reviews.pathsOf(prompt).map((p) => this.approvals.shownPath(prompt.threadId, p));
         const files = paths.length === 1 ? paths[0] : `${paths.length} files: ${paths.join(', ')}`;
         return `${who} wants to change ${files}${prompt.params.reason ? ` (${prompt.params.reason})` : ''}`;
       }

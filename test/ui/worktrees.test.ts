@@ -144,8 +144,10 @@ describe('two worktree threads at once (installed .vsix)', function () {
     await conversation(wb.page)
       .locator('.tl-prompt [role=toolbar] button', { hasText: /^Accept$/ })
       .click({ timeout: 30_000 });
-    const asked = notification(wb.page, /Threadline in “Change the readme” wants to change \S*README\.md/);
+    // The worktree's file is named relative to the thread's folder, as a workspace file would be.
+    const asked = notification(wb.page, /Threadline in “Change the readme” wants to change README\.md/);
     await asked.waitFor({ timeout: 30_000 });
+    await wb.page.locator('.tab', { hasText: 'Threadline: proposed edit — README.md' }).waitFor();
     await wb.page
       .locator('.review-widget', { hasText: 'Threadline proposes this change in “Change the readme”' })
       .waitFor({ timeout: 30_000 });
