@@ -3,9 +3,10 @@
 import type { FileChangeApprovalDecision } from '../../server/protocol/serverRequests';
 import { isThreadItem } from '../../server/protocol/itemTypes';
 import { useHost, useItem, useView } from '../components/hooks';
+import { FolderPath } from '../components/FolderPath';
 import { countChange, FileSummary } from '../components/items/FileChange';
 import { itemKey } from '../store/state';
-import { ChoiceButtons, choiceKeys, FolderPath, PromptCard } from './PromptCard';
+import { ChoiceButtons, choiceKeys, PromptCard } from './PromptCard';
 import { fileChoices } from './decisions';
 import type { CardProps } from './cardProps';
 

@@ -4,7 +4,7 @@
 // buttons are one toolbar reached with the arrow keys, so the card is a single Tab stop: Shift+Tab from
 // the composer lands on the card itself, never on "Cancel turn".
 import type { KeyboardEvent, ReactNode, Ref } from 'react';
-import { shortPath } from '../components/items/FileChange';
+import { FolderPath } from '../components/FolderPath';
 import { keyName, type Shortcut } from './answers';
 import type { Choice } from './decisions';
 
@@ -55,24 +55,6 @@ export function PromptCard({ icon, title, position, keys, cardRef, children, act
       <div className="tl-prompt-body">{children}</div>
       {actions}
     </section>
-  );
-}
-
-/**
- * A folder as the user knows it: the workspace folder's name and the path inside it, the full path in
- * the tooltip; a folder outside the workspace in full. It wraps rather than being cut.
- */
-export function FolderPath({ path, root }: { path: string; root: string | undefined }) {
-  const inside = root && (path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`));
-  const folder = root
-    ?.replace(/[\\/]+$/, '')
-    .split(/[\\/]/)
-    .pop();
-  const shown = inside ? [folder, shortPath(path, root)].filter((p) => p && p !== path).join('/') : path;
-  return (
-    <code className="tl-prompt-path" title={path}>
-      {shown || path}
-    </code>
   );
 }
 

@@ -140,6 +140,29 @@ describe('webview items (jsdom)', () => {
     await page.unmount();
   });
 
+  it("names a command's folder as the cards do: the workspace folder's name, the full path in its tooltip", async () => {
+    const inside = {
+      type: 'commandExecution',
+      id: 'c3',
+      command: 'ls',
+      commandActions: [],
+      status: 'completed',
+    };
+    const page = await show([
+      { ...inside, cwd: '/work/demo/src/app' } as never,
+      { ...inside, id: 'c4', cwd: '/elsewhere' } as never,
+    ]);
+    const folders = page.all('.tl-command .tl-prompt-path');
+    assert.deepEqual(
+      folders.map((f) => [f.textContent, f.getAttribute('title')]),
+      [
+        ['demo/src/app', '/work/demo/src/app'],
+        ['/elsewhere', '/elsewhere'],
+      ],
+    );
+    await page.unmount();
+  });
+
   it('shows a command output without its terminal colours (they would show as escape codes)', async () => {
     const command = {
       type: 'commandExecution',

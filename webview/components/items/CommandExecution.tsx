@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { CommandExecutionItem } from '../../../server/protocol/commandExecution';
 import { plainText } from '../../common/plainText';
+import { FolderPath } from '../FolderPath';
 import { useHost, useView } from '../hooks';
 import { StatusBadge } from './status';
 
@@ -13,6 +14,7 @@ export function CommandExecution({ item }: { item: CommandExecutionItem }) {
   const [showAll, setShowAll] = useState(false);
   const host = useHost();
   const threadId = useView((s) => s.thread?.id);
+  const root = useView((s) => s.thread?.cwd);
   // Colours belong to a terminal (Show in Terminal keeps them); here they would show as escape codes.
   const output = plainText(item.aggregatedOutput ?? '');
   const lines = output.replace(/\n$/, '').split('\n');
@@ -29,8 +31,8 @@ export function CommandExecution({ item }: { item: CommandExecutionItem }) {
         {exitCode !== undefined && (
           <span className={exitCode === 0 ? '' : 'tl-error-text'}>exit {exitCode}</span>
         )}
-        <span className="tl-muted" title={item.cwd}>
-          {item.cwd}
+        <span className="tl-muted">
+          <FolderPath path={item.cwd} root={root} />
         </span>
         {threadId && (
           <button
