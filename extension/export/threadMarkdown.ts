@@ -44,7 +44,7 @@ function itemBlock(item: ThreadItem, cwd: string): string | undefined {
     case 'plan':
       return `**Plan**\n\n${quote(item.text)}`;
     case 'commandExecution':
-      return commandBlock(item);
+      return commandBlock(item, cwd);
     case 'fileChange':
       return fileChangeBlock(item, cwd);
     case 'mcpToolCall':
@@ -82,11 +82,13 @@ function userInputText(input: UserInput): string {
   }
 }
 
-function commandBlock(item: Extract<ThreadItem, { type: 'commandExecution' }>): string {
+function commandBlock(item: Extract<ThreadItem, { type: 'commandExecution' }>, cwd: string): string {
   const facts: string[] = [item.status];
   if (typeof item.exitCode === 'number') facts.push(`exit ${item.exitCode}`);
   if (typeof item.durationMs === 'number') facts.push(`${(item.durationMs / 1000).toFixed(1)} s`);
-  const head = `**Ran** in ${code(item.cwd)} (${facts.join(', ')})\n\n${fence(item.command, 'sh')}`;
+  // The thread's folder is named at the top; a command run elsewhere says where.
+  const where = item.cwd === cwd ? '' : ` in ${code(within(cwd, item.cwd))}`;
+  const head = `**Ran**${where} (${facts.join(', ')})\n\n${fence(item.command, 'sh')}`;
   const output = plainText(item.aggregatedOutput ?? '');
   if (!output) return head;
   const lines = output.replace(/\n$/, '').split('\n').length;

@@ -32,11 +32,11 @@ const user = (text: string): ThreadItem => ({
   content: [{ type: 'text', text, text_elements: [] }],
 });
 const agent = (text: string): ThreadItem => ({ type: 'agentMessage', id: 'a', text });
-const command = (output: string, commandLine = 'npm test'): ThreadItem => ({
+const command = (output: string, commandLine = 'npm test', cwd = '/work/app'): ThreadItem => ({
   type: 'commandExecution',
   id: 'c',
   command: commandLine,
-  cwd: '/work/app',
+  cwd,
   commandActions: [],
   status: 'completed',
   aggregatedOutput: output,
@@ -74,12 +74,21 @@ describe('a thread as Markdown', () => {
 
   it('folds a command output into <details> with a fenced block, colours dropped', () => {
     const md = threadMarkdown(thread([turn([command('\u001b[31mFAIL\u001b[0m a.test\nline 2\n')])]));
-    assert.match(md, /\*\*Ran\*\* in `\/work\/app` \(completed, exit 1, 2\.5 s\)/);
+    assert.match(md, /\*\*Ran\*\* \(completed, exit 1, 2\.5 s\)/);
     assert.match(
       md,
       /<details><summary>Output \(2 lines\)<\/summary>\n\n```text\nFAIL a\.test\nline 2\n```\n\n<\/details>/,
     );
     assert.equal(md.includes('\u001b'), false);
+  });
+
+  it("says where a command ran when it was not the thread's folder (named at the top)", () => {
+    const md = threadMarkdown(
+      thread([turn([command('', 'ls', '/work/app/src'), command('', 'ls', '/elsewhere')])]),
+    );
+    assert.match(md, /^Thread `th-1` · in `\/work\/app`/m);
+    assert.match(md, /\*\*Ran\*\* in `src` \(completed/);
+    assert.match(md, /\*\*Ran\*\* in `\/elsewhere` \(completed/);
   });
 
   it('shows file changes as diffs, an added file as added lines', () => {
