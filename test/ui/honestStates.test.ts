@@ -24,7 +24,10 @@ import {
 import { conversation, newThread, send, useScriptedModel } from './conversationPage';
 import { EDIT_README } from '../support/patches';
 
-/** Runs the built server; `fail` makes it exit at once with a reason, `slow` delays its start. */
+/**
+ * Runs the built server; `fail` makes it exit at once with a reason, `slow` holds its start while the
+ * marker is there (at most a minute), so the test lets it go once it has seen the waiting state.
+ */
 const wrapperSource = (bundle: string) => `
 const fs = require('node:fs');
 const path = require('node:path');
@@ -33,12 +36,14 @@ if (fs.existsSync(path.join(__dirname, 'fail'))) {
   process.stderr.write('error: config.toml: model_provider "nope" is not defined\\n');
   process.exit(2);
 }
-const delay = fs.existsSync(path.join(__dirname, 'slow')) ? 15000 : 0;
-setTimeout(() => {
+const held = Date.now();
+const start = () => {
+  if (fs.existsSync(path.join(__dirname, 'slow')) && Date.now() - held < 60000) return setTimeout(start, 100);
   const child = spawn(process.execPath, [${JSON.stringify(bundle)}, ...process.argv.slice(2)], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 1));
   process.on('SIGTERM', () => child.kill('SIGTERM'));
-}, delay);
+};
+start();
 `;
 
 describe('the conversation’s honest states (installed .vsix)', function () {
@@ -94,8 +99,8 @@ describe('the conversation’s honest states (installed .vsix)', function () {
     const frame = await newThread(wb.page);
     await send(frame, 'Remember the skeleton');
     await frame.locator('[data-turn-status="completed"]').waitFor({ timeout: 30_000 });
-    marker('slow', true);
     for (const kind of ['dark', 'high-contrast', 'light'] as ThemeKind[]) {
+      marker('slow', true);
       await setColorTheme(wb.page, kind);
       await runCommand(wb.page, 'Developer: Reload Window');
       await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
@@ -114,6 +119,7 @@ describe('the conversation’s honest states (installed .vsix)', function () {
       await skeleton.waitFor({ timeout: 30_000 });
       assert.equal(await restored.locator('.tl-start').count(), 0, 'no empty start view before the thread');
       await screenshot(wb.page, `state-loading-${kind}`);
+      marker('slow', false);
       await restored.getByText('Noted.').waitFor({ timeout: 60_000 });
       assert.equal(await skeleton.count(), 0, 'the skeleton is gone once the thread is there');
     }
