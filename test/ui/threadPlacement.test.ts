@@ -100,8 +100,9 @@ describe('threads in editor tabs (installed .vsix)', function () {
     assert.ok(left && right && left.x + left.width <= right.x + 1, 'Beta opened beside Alpha');
 
     // Alpha streams slowly; Beta asks to run a command: both turns are under way at once.
-    const paragraphs = Array.from({ length: 80 }, (_, i) => `Alpha streams part ${i + 1}.\n\n`);
-    model.script({ output: [{ text: paragraphs }], eventDelayMs: 400 });
+    // Long enough (about 15 s) to outlast Beta's request, its card and the screenshots.
+    const paragraphs = Array.from({ length: 50 }, (_, i) => `Alpha streams part ${i + 1}.\n\n`);
+    model.script({ output: [{ text: paragraphs }], eventDelayMs: 300 });
     model.script(...execCall({ cmd: 'echo beta && touch beta.txt' }, 'Beta made the file.'));
     // Alpha's request takes the first answer in the queue before Beta asks.
     const asked = () => model.requests.filter((r) => r.responseIndex >= 0).length;
@@ -125,12 +126,12 @@ describe('threads in editor tabs (installed .vsix)', function () {
       .click();
     await betaFrame.getByText('Beta made the file.').waitFor({ timeout: 30_000 });
     await editorTab(wb.page, /^Beta question/).waitFor({ timeout: 15_000 });
-    await alpha.getByText('Alpha streams part 80.').waitFor({ timeout: 60_000 });
+    await alpha.getByText('Alpha streams part 50.').waitFor({ timeout: 60_000 });
     await editorTab(wb.page, /^Alpha question/).waitFor({ timeout: 15_000 });
 
     await runCommand(wb.page, 'Developer: Reload Window');
     await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-    await panelWith(wb.page, 'Alpha streams part 80.');
+    await panelWith(wb.page, 'Alpha streams part 50.');
     await panelWith(wb.page, 'Beta made the file.');
     assert.deepEqual((await tabTitles(wb.page)).sort(), ['Alpha question', 'Beta question']);
     await screenshot(wb.page, 'placement-two-tabs-after-reload');
