@@ -3,6 +3,7 @@
 import { createRoot } from 'react-dom/client';
 import '@vscode/codicons/dist/codicon.css';
 import './composer/planAndSlash.css';
+import './components/items/hookRun.css';
 import './main.css';
 import './prompts/prompts.css';
 import './states/states.css';

@@ -1,10 +1,15 @@
 // The conversation view while things happen, in the installed .vsix: a command's output streaming in
 // while it runs, "Jump to latest" while an answer streams, the scroll position across hide/show, an
 // image pasted into the composer reaching the model, a link in the answer opened by the editor, the
-// server killed in the middle of a turn, and the compact composer in a narrow side bar in each theme.
+// server killed in the middle of a turn, the compact composer in a narrow side bar in each theme, and a
+// hook that blocked a command.
 import * as assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { useModelServer } from '../fixtures/modelServer/server';
+import { execCall } from '../support/commands';
+import { hookToml } from '../support/hooks';
 import { useWorkbench } from '../support/harness/uiFixture';
 import {
   activityBarItem,
@@ -221,6 +226,26 @@ describe('the conversation view while a turn runs (installed .vsix)', function (
     for (const kind of ['light', 'dark', 'high-contrast'] as ThemeKind[]) {
       await setColorTheme(wb.page, kind);
       await screenshot(wb.page, `composer-narrow-${kind}`);
+    }
+  });
+  it('shows a hook that blocked a command, with what it said, in the turn', async () => {
+    const config = join(wb.serverHome, 'config.toml');
+    const before = readFileSync(config, 'utf8');
+    const reason = 'No rm here: ask the user first.';
+    appendFileSync(config, hookToml('PreToolUse', `echo '${reason}' >&2; exit 2`, { matcher: 'Bash' }));
+    try {
+      model.script(...execCall({ cmd: 'rm -rf build' }, 'The hook stopped me.'));
+      const frame = await newThread(wb.page);
+      await send(frame, 'Clean the build');
+      const hook = frame.locator('.tl-hook');
+      await hook.filter({ hasText: 'blocked' }).waitFor({ timeout: 30_000 });
+      await frame.getByText('The hook stopped me.').waitFor({ timeout: 30_000 });
+      assert.match(await hook.innerText(), /PreToolUse hook\s+config\.toml/);
+      assert.equal((await hook.locator('.tl-hook-entry').innerText()).trim(), reason);
+      assert.equal(await frame.locator('.tl-command').count(), 0, 'the command never ran');
+      await screenshot(wb.page, 'hook-blocked');
+    } finally {
+      writeFileSync(config, before);
     }
   });
 });

@@ -4,10 +4,11 @@
 import { memo } from 'react';
 import type { ThreadItem } from '../../server/protocol/items';
 import { isThreadItem } from '../../server/protocol/itemTypes';
-import type { UnknownItem } from '../store/state';
+import { HOOK_RUN_TYPE, type UnknownItem } from '../store/state';
 import { useItem } from './hooks';
 import { CommandExecution } from './items/CommandExecution';
 import { FileChange } from './items/FileChange';
+import { HookRun } from './items/HookRun';
 import { AgentMessage, Reasoning, UserMessage } from './items/messages';
 import { PlanCard } from './items/PlanCard';
 import { ContextCompaction, GenericCard, ImageView, ReviewMode } from './items/misc';
@@ -58,8 +59,12 @@ function KnownItem({ item, itemKey }: { item: ThreadItem; itemKey: string }) {
   }
 }
 
-/** Item types of a newer (or the reference) protocol: web searches get their card, others the generic one. */
+/**
+ * Rows that are not protocol items (a hook's run) and item types of a newer (or the reference) protocol:
+ * web searches get their card, others the generic one.
+ */
 function OtherItem({ item }: { item: UnknownItem }) {
+  if (item.type === HOOK_RUN_TYPE) return <HookRun item={item} />;
   return item.type === 'webSearch' ? <WebSearch item={item} /> : <GenericCard item={item} />;
 }
 

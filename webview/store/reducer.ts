@@ -10,6 +10,7 @@ import type { ProtocolNotification, ThreadSnapshot } from '../messages';
 import {
   earlierItemsRowKey,
   emptyState,
+  hookRunItem,
   endsInError,
   itemKey,
   turnErrorRowKey,
@@ -148,6 +149,14 @@ const handlers: NotificationHandlers<ConversationState, [ConversationState]> = {
     ...state,
     progress: withEntry(state.progress, itemKey(turnId, itemId), message),
   }),
+  'hook/started': (state, { turnId, run }) => (turnId ? upsertItem(state, turnId, hookRunItem(run)) : state),
+  'hook/completed': (state, { turnId, run }) => {
+    if (!turnId) return state;
+    const item = hookRunItem(run);
+    // A hook that ran and said nothing leaves no row; one that blocked, failed or spoke stays.
+    const quiet = run.status === 'completed' && run.entries.length === 0;
+    return quiet ? removeItem(state, turnId, item.id) : upsertItem(state, turnId, item);
+  },
   'thread/tokenUsage/updated': (state, { turnId, tokenUsage }) =>
     updateTurn({ ...state, tokenUsage }, turnId, (t) => ({ ...t, usage: tokenUsage.total })),
   error: (state, { turnId, error, willRetry }) =>
@@ -245,6 +254,16 @@ function upsertItem(state: ConversationState, turnId: string, item: AnyItem): Co
     turns: withEntry(next.turns, turnId, { ...turn, itemKeys: [...turn.itemKeys, key] }),
   };
   return withRows(next);
+}
+
+function removeItem(state: ConversationState, turnId: string, itemId: string): ConversationState {
+  const key = itemKey(turnId, itemId);
+  const turn = state.turns[turnId];
+  if (!turn?.itemKeys.includes(key)) return state;
+  const items = { ...state.items };
+  delete items[key];
+  const itemKeys = turn.itemKeys.filter((k) => k !== key);
+  return withRows({ ...state, items, turns: withEntry(state.turns, turnId, { ...turn, itemKeys }) });
 }
 
 /** A turn we hear of through an item before its turn/started (the host resyncs such gaps anyway). */

@@ -6,6 +6,7 @@ import type { NotificationParamsOf } from '../../server/protocol/methods';
 import type { Thread, TurnError, TurnStatus } from '../../server/protocol/thread';
 import type { ThreadSettings } from '../messages';
 import type { ThreadGoal } from '../../server/protocol/threadGoal';
+import type { HookRunSummary } from '../../server/protocol/hooks';
 
 /** An item of a type this build does not know yet (rendered by the generic card). */
 export type UnknownItem = { type: string; id: string; [field: string]: unknown };
@@ -67,6 +68,13 @@ export const emptyState: ConversationState = {
   hasOlderTurns: false,
   goal: null,
 };
+
+/** A hook's run in its turn: a row of the view, not an item of the thread (the server keeps none). */
+export const HOOK_RUN_TYPE = 'hookRun';
+
+export function hookRunItem(run: HookRunSummary): UnknownItem {
+  return { type: HOOK_RUN_TYPE, id: `hook-${run.id}`, run };
+}
 
 export function itemKey(turnId: string, itemId: string): string {
   return `${turnId}/${itemId}`;

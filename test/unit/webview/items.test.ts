@@ -163,6 +163,54 @@ describe('webview items (jsdom)', () => {
     await page.unmount();
   });
 
+  it('shows a hook that blocked with what it said, as text, and the file it is configured in', async () => {
+    const page = new app.Page({ listModels: () => ({ models: [] }) });
+    await page.render(createElement(app.App));
+    await page.receive({
+      type: 'snapshot',
+      seq: 0,
+      snapshot: snapshot([turn('t1', [], 'inProgress')]),
+      context: { kind: 'sidebar', restricted: false },
+    });
+    const said = '<img src=x onerror=alert(1)> not on main';
+    await page.receive(
+      deltas(1, [
+        n('hook/completed', {
+          turnId: 't1',
+          run: {
+            id: 'r1',
+            eventName: 'preToolUse',
+            handlerType: 'command',
+            executionMode: 'sync',
+            scope: 'turn',
+            source: 'project',
+            sourcePath: '/work/demo/.threadline/hooks.json',
+            displayOrder: 0,
+            status: 'blocked',
+            statusMessage: null,
+            startedAt: 1,
+            completedAt: 2,
+            durationMs: 1200,
+            entries: [{ kind: 'feedback', text: said }],
+          },
+        }),
+      ])[0]!,
+    );
+    await page.frame();
+    await page.until(() => page.all('.tl-hook').length === 1);
+    const hook = page.find('.tl-hook');
+    assert.match(hook.textContent ?? '', /PreToolUse hook/);
+    assert.match(hook.textContent ?? '', /blocked/);
+    assert.equal(hook.querySelector('.tl-prompt-path')?.textContent, 'hooks.json');
+    assert.equal(
+      hook.querySelector('.tl-prompt-path')?.getAttribute('title'),
+      '/work/demo/.threadline/hooks.json',
+    );
+    assert.equal(page.find('.tl-hook-entry').textContent, said);
+    assert.equal(hook.querySelector('img'), null, 'what a hook printed stays text');
+    await page.unmount();
+  });
+
   it('shows a command output without its terminal colours (they would show as escape codes)', async () => {
     const command = {
       type: 'commandExecution',

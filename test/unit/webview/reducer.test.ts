@@ -219,6 +219,42 @@ describe('webview reducer', () => {
     assert.deepEqual(s.items['t1/h1'], { type: 'hologram', id: 'h1', beam: 3 });
   });
 
+  it("shows a hook's run while it runs; a quiet one leaves no row, one that blocked or spoke stays", () => {
+    const run = (id: string, status: string, entries: { kind: string; text: string }[] = []) => ({
+      id,
+      eventName: 'preToolUse',
+      handlerType: 'command',
+      executionMode: 'sync',
+      scope: 'turn',
+      source: 'user',
+      sourcePath: '/home/u/.threadline/config.toml',
+      displayOrder: 0,
+      status,
+      statusMessage: null,
+      startedAt: 1,
+      completedAt: status === 'running' ? null : 2,
+      durationMs: status === 'running' ? null : 40,
+      entries,
+    });
+    const keys = (state: ConversationState) => state.rows.map((r) => r.key);
+    const started = apply(
+      base(),
+      n('hook/started', { turnId: 't1', run: run('quiet', 'running') }),
+      n('hook/started', { turnId: 't1', run: run('guard', 'running') }),
+      n('hook/started', { turnId: null, run: run('session', 'running') }),
+    );
+    assert.deepEqual(keys(started), ['turn:t1', 't1/u1', 't1/a1', 't1/hook-quiet', 't1/hook-guard']);
+    const blocked = run('guard', 'blocked', [{ kind: 'feedback', text: 'rm is not allowed here' }]);
+    const ended = apply(
+      started,
+      n('hook/completed', { turnId: 't1', run: run('quiet', 'completed') }),
+      n('hook/completed', { turnId: 't1', run: blocked }),
+    );
+    assert.deepEqual(keys(ended), ['turn:t1', 't1/u1', 't1/a1', 't1/hook-guard']);
+    assert.deepEqual(ended.items['t1/hook-guard'], { type: 'hookRun', id: 'hook-guard', run: blocked });
+    assert.equal('t1/hook-quiet' in ended.items, false);
+  });
+
   it('prepends older turns once, before the shown ones', () => {
     const s = prependTurns(base(), [turn('t0', [userMessage('u0', 'first')]), turn('t1')], false);
     assert.deepEqual(s.turnIds, ['t0', 't1']);

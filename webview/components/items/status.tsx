@@ -6,6 +6,8 @@ const icons: Record<string, string> = {
   completed: 'check',
   failed: 'error',
   declined: 'circle-slash',
+  blocked: 'circle-slash',
+  stopped: 'debug-stop',
 };
 
 export function StatusBadge({ status, durationMs }: { status: string | undefined; durationMs?: number }) {
