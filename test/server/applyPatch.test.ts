@@ -12,7 +12,7 @@ import { agentEnv, agentHome, completedItems, startThread, startTurn, turnComple
 import type { Incoming } from '../support/messageLog';
 import { patchCall, repoWith, UPDATE_README } from '../support/patches';
 import { tempDir, useServers, type ServerProcess } from '../support/serverProcess';
-import { unlessWine, WINE_NO_LINKS, WINE_ONE_WIRE } from '../support/underWine';
+import { unlessWine, WINE_NO_LINKS } from '../support/underWine';
 
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 
@@ -46,9 +46,6 @@ async function answerApproval(server: ServerProcess, decision: unknown): Promise
 
 function describeWire(wire: WireFormat, custom: boolean) {
   describe(`apply_patch over the ${wire} wire`, function () {
-    before(function () {
-      if (wire !== 'responses') unlessWine(this, WINE_ONE_WIRE);
-    });
     const model = useModelServer();
     const start = useServers();
     const serve = () => start(agentHome(wire, model.baseUrl), 'threadline_vscode', agentEnv);

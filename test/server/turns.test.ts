@@ -21,16 +21,12 @@ import {
 } from '../support/agent';
 import { tempDir, useServers } from '../support/serverProcess';
 import { until } from '../support/until';
-import { unlessWine, WINE_ONE_WIRE } from '../support/underWine';
 
 const WIRES: WireFormat[] = ['responses', 'chat', 'anthropic'];
 const bodyText = (request: { body: unknown }) => JSON.stringify(request.body);
 
 for (const wire of WIRES) {
   describe(`turns over the ${wire} wire`, function () {
-    before(function () {
-      if (wire !== 'responses') unlessWine(this, WINE_ONE_WIRE);
-    });
     const model = useModelServer();
     const start = useServers();
     const serve = (options: ProviderOptions = {}, home = agentHome(wire, model.baseUrl, options)) =>

@@ -43,6 +43,3 @@ export const WINE_NO_SANDBOX =
 /** Whether the server's files have POSIX modes to check (Windows has ACLs instead). */
 export const serverHasFileModes = () => serverPlatform() !== 'win32';
 
-/** Why a suite repeated for each wire format runs for one of them under Wine. */
-export const WINE_ONE_WIRE =
-  'the chat and anthropic wires are the same code on every platform: the responses wire stands for them';
