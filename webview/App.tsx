@@ -29,6 +29,14 @@ function folderName(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 }
 
+/** Where a thread works: its folder, or a worktree thread's branch (its folder is named by its id). */
+function workPlace(thread: NonNullable<ConversationState['thread']>): { name: string; worktree: boolean } {
+  const branch = thread.gitInfo?.branch;
+  return branch?.startsWith('threadline/')
+    ? { name: branch, worktree: true }
+    : { name: folderName(thread.cwd), worktree: false };
+}
+
 export function App() {
   const status = useViewStatus();
   const thread = useView((s) => s.thread);
@@ -49,7 +57,7 @@ export function App() {
       <PlanPanel />
       {empty ? (
         <div className="tl-start-body">
-          <NewThreadIntro workspace={folderName(thread.cwd)} />
+          <NewThreadIntro place={workPlace(thread)} />
         </div>
       ) : (
         <Conversation key={thread.id} threadId={thread.id} />

@@ -37,6 +37,10 @@ describe('threads in git worktrees (installed .vsix)', () => {
     await branchRow().waitFor({ timeout: 30_000 });
     // The row says the branch without its prefix.
     const branch = `threadline/${/main-[0-9a-f]{8}/.exec((await branchRow().getAttribute('aria-label')) ?? '')![0]}`;
+    // The new thread opens on its branch's name, not its folder's (the thread id).
+    await conversation(wb.page)
+      .locator('.tl-intro', { hasText: `In ${branch}, a worktree of its own.` })
+      .waitFor({ timeout: 30_000 });
     const worktree = join(wb.home, 'worktrees');
     assert.equal(git(wb.workspace, 'branch', '--list', '--format=%(refname:short)', branch), branch);
     const path = git(wb.workspace, 'worktree', 'list', '--porcelain')

@@ -25,7 +25,9 @@ export function StartView({ failure = null }: { failure?: string | null }) {
           <ServerFailed reason={failure} />
         ) : (
           <>
-            <NewThreadIntro workspace={start?.workspace} />
+            <NewThreadIntro
+              place={start?.workspace ? { name: start.workspace, worktree: false } : undefined}
+            />
             <WorktreeEntry />
           </>
         )}

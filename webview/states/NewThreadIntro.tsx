@@ -9,15 +9,16 @@ export const examplePrompts = [
   'Write tests for the most important function that has none yet',
 ] as const;
 
-export function NewThreadIntro({ workspace }: { workspace: string | undefined }) {
+export function NewThreadIntro({ place }: { place: { name: string; worktree: boolean } | undefined }) {
   const store = useStore();
   return (
     <section className="tl-intro" aria-label="Start a thread">
       <h2 className="tl-start-heading">What should we work on?</h2>
       <p className="tl-muted">
-        {workspace ? (
+        {place ? (
           <>
-            In <span className="tl-workspace">{workspace}</span>.{' '}
+            In <span className="tl-workspace">{place.name}</span>
+            {place.worktree ? ', a worktree of its own' : ''}.{' '}
           </>
         ) : null}
         Type <kbd>@</kbd> to mention a file, or start from an example:

@@ -128,6 +128,22 @@ describe('webview honest states (jsdom)', () => {
     await page.unmount();
   });
 
+  it('names a new worktree thread by its branch, not by its folder (named by the thread id)', async () => {
+    const page = await open();
+    const fresh = snapshot([]);
+    const thread = {
+      ...fresh.thread,
+      cwd: '/home/u/.threadline/worktrees/demo/01a21c32-841c',
+      gitInfo: { branch: 'threadline/main-c6bbdb0a' },
+    };
+    await page.receive({ type: 'snapshot', seq: 0, snapshot: { ...fresh, thread }, context });
+    assert.match(
+      page.find('.tl-intro').textContent ?? '',
+      /In threadline\/main-c6bbdb0a, a worktree of its own\./,
+    );
+    await page.unmount();
+  });
+
   it('reads the thread’s status in the header as the tree does, waiting while a prompt is pending', async () => {
     const page = await open();
     await page.receive({ type: 'snapshot', seq: 0, snapshot: snapshot([]), context });
