@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { createElement } from 'react';
 import type { HostMessage } from '../../../webview/messages';
 import { agentMessage, deltas, n, snapshot, threadId, turn, userMessage } from './conversationFixtures';
+import { HOOK_SHOWN_AFTER_MS } from '../../../webview/components/items/HookRun';
 import { useAppDom } from './dom';
 
 describe('webview items (jsdom)', () => {
@@ -163,7 +164,8 @@ describe('webview items (jsdom)', () => {
     await page.unmount();
   });
 
-  it('shows a hook that blocked with what it said, as text, and the file it is configured in', async () => {
+  /** A page showing one running turn, and a hook run of it as the server reports one. */
+  async function hookPage() {
     const page = new app.Page({ listModels: () => ({ models: [] }) });
     await page.render(createElement(app.App));
     await page.receive({
@@ -172,30 +174,32 @@ describe('webview items (jsdom)', () => {
       snapshot: snapshot([turn('t1', [], 'inProgress')]),
       context: { kind: 'sidebar', restricted: false },
     });
+    return page;
+  }
+  const hookRun = (status: string, entries: { kind: string; text: string }[] = []) => ({
+    id: 'r1',
+    eventName: 'preToolUse',
+    handlerType: 'command',
+    executionMode: 'sync',
+    scope: 'turn',
+    source: 'project',
+    sourcePath: '/work/demo/.threadline/hooks.json',
+    displayOrder: 0,
+    status,
+    statusMessage: null,
+    startedAt: 1,
+    completedAt: status === 'running' ? null : 2,
+    durationMs: status === 'running' ? null : 1200,
+    entries,
+  });
+
+  it('shows a hook that blocked with what it said, as text, and the file it is configured in', async () => {
+    const page = await hookPage();
     const said = '<img src=x onerror=alert(1)> not on main';
-    await page.receive(
-      deltas(1, [
-        n('hook/completed', {
-          turnId: 't1',
-          run: {
-            id: 'r1',
-            eventName: 'preToolUse',
-            handlerType: 'command',
-            executionMode: 'sync',
-            scope: 'turn',
-            source: 'project',
-            sourcePath: '/work/demo/.threadline/hooks.json',
-            displayOrder: 0,
-            status: 'blocked',
-            statusMessage: null,
-            startedAt: 1,
-            completedAt: 2,
-            durationMs: 1200,
-            entries: [{ kind: 'feedback', text: said }],
-          },
-        }),
-      ])[0]!,
-    );
+    const [message] = deltas(1, [
+      n('hook/completed', { turnId: 't1', run: hookRun('blocked', [{ kind: 'feedback', text: said }]) }),
+    ]);
+    await page.receive(message!);
     await page.frame();
     await page.until(() => page.all('.tl-hook').length === 1);
     const hook = page.find('.tl-hook');
@@ -208,6 +212,19 @@ describe('webview items (jsdom)', () => {
     );
     assert.equal(page.find('.tl-hook-entry').textContent, said);
     assert.equal(hook.querySelector('img'), null, 'what a hook printed stays text');
+    await page.unmount();
+  });
+
+  it('shows a running hook only once it has run for a moment (a quick one never flashes a line)', async () => {
+    const page = await hookPage();
+    const [message] = deltas(1, [n('hook/started', { turnId: 't1', run: hookRun('running') })]);
+    await page.receive(message!);
+    await page.frame();
+    await page.until(() => page.all('[data-item-type="hookRun"]').length === 1);
+    assert.equal(page.all('.tl-hook').length, 0, 'not yet');
+    await new Promise((resolve) => setTimeout(resolve, HOOK_SHOWN_AFTER_MS + 200));
+    await page.until(() => page.all('.tl-hook').length === 1);
+    assert.match(page.find('.tl-hook').textContent ?? '', /PreToolUse hook.*running/);
     await page.unmount();
   });
 
