@@ -113,8 +113,9 @@ export class ThreadTreeProvider extends Disposable implements vscode.TreeDataPro
     // The sidebar is narrow: the branch without its `threadline/` prefix; the tooltip has it whole.
     const shortBranch = branch?.slice('threadline/'.length);
     const count = branch ? this.changedCount(thread.id) : undefined;
+    // Before the branch, so a narrow side bar cuts the branch, not the count.
     const changed = count === undefined ? undefined : `${count} changed`;
-    item.description = [news?.text ?? statusText[look], shortBranch, changed, originTag(origin), when]
+    item.description = [news?.text ?? statusText[look], changed, shortBranch, originTag(origin), when]
       .filter(Boolean)
       .join(' · ');
     item.iconPath = node.archived
