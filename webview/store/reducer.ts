@@ -10,8 +10,8 @@ import type { ProtocolNotification, ThreadSnapshot } from '../messages';
 import {
   earlierItemsRowKey,
   emptyState,
-  hookRunItem,
   endsInError,
+  hookRunItem,
   itemKey,
   turnErrorRowKey,
   turnRowKey,
