@@ -42,4 +42,3 @@ export const WINE_NO_SANDBOX =
 
 /** Whether the server's files have POSIX modes to check (Windows has ACLs instead). */
 export const serverHasFileModes = () => serverPlatform() !== 'win32';
-
