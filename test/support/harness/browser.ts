@@ -56,28 +56,9 @@ export class Browser {
 
   private constructor(
     readonly context: BrowserContext,
-    private current: Page,
+    readonly page: Page,
     private readonly profile: string,
   ) {
-    this.watch(current);
-  }
-
-  get page(): Page {
-    return this.current;
-  }
-
-  /**
-   * A new tab in place of the old one, and so a fresh renderer: one page driven through many workbench
-   * loads grows slow (a later test's drags and theme switches took seconds each).
-   */
-  async freshPage(): Promise<void> {
-    const old = this.current;
-    this.current = await this.context.newPage();
-    this.watch(this.current);
-    await old.close();
-  }
-
-  private watch(page: Page): void {
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       const text = message.text();

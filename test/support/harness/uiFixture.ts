@@ -102,7 +102,7 @@ export function useWorkbench(
     workspace = createWorkspace(files);
     // Leaving the previous test's window first: its shutdown logs its own cancellations (seen in CI), and
     // they belong to no test.
-    await browser!.freshPage();
+    await browser!.page.goto('about:blank');
     browser!.consoleErrors.length = 0;
     await openWorkbench(browser!.page, server!.workbenchUrl(workspace));
   });
