@@ -52,7 +52,15 @@ describe('context mentions in the composer (installed .vsix)', function () {
       .locator('.monaco-editor .view-lines')
       .first()
       .click({ button: 'right', position: { x: 40, y: 30 } });
-    await wb.page.locator('.monaco-menu .action-label', { hasText: 'Add Selection to Threadline' }).click();
+    // The menu grows while TypeScript's features arrive (Go to Definition, …), moving the entry: a click
+    // can land where it was (the menu then stays open, seen in CI). Click until the menu has closed.
+    const menu = wb.page.locator('.context-view .monaco-menu');
+    const entry = menu.locator('.action-label', { hasText: 'Add Selection to Threadline' });
+    await entry.waitFor();
+    for (let attempt = 1; attempt <= 3 && (await menu.isVisible()); attempt++) {
+      await entry.click();
+      await menu.waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
+    }
     const draft = (text: string) =>
       until(async () => (await input.inputValue()) === text, 15_000).catch(async () =>
         assert.equal(await input.inputValue(), text),
